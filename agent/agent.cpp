@@ -1,0 +1,159 @@
+#include "agent/agent.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+
+#include "agent/event_callbacks.h"
+#include "agent/jdk_tool.h"
+#include "agent/version.h"
+#include "collectors/jvm_calls.h"
+#include "collectors/jvmti_thread_source.h"
+#include "collectors/thread_state_collector.h"
+#include "common/log.h"
+#include "exporters/prometheus/metrics_endpoint.h"
+
+namespace jvmsight {
+namespace {
+
+// A scrape waits this long for the agent thread, well inside Prometheus'
+// default 10 s scrape timeout.
+constexpr std::chrono::milliseconds snapshot_timeout{5000};
+
+// The running agent. Deliberately leaked: at JVM exit, civetweb workers and
+// the agent thread may still be running, and destroying what they use from a
+// static destructor would crash a JVM that was exiting cleanly.
+std::atomic<Agent*> running{nullptr};
+
+std::string system_property(jvmtiEnv* jvmti, const char* name) {
+  char* value = nullptr;
+  if (jvmti->GetSystemProperty(name, &value) != JVMTI_ERROR_NONE || value == nullptr) return "";
+  std::string result(value);
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(value));
+  return result;
+}
+
+// Write-then-rename, so a reader never sees a half-written port.
+bool write_portfile(const std::string& path, int port) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << port << '\n';
+    if (!out.flush()) return false;
+  }
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+}  // namespace
+
+jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
+  try {
+    if (Agent* agent = running.load()) {
+      log::info("already running in this JVM (port ", agent->server_ ? agent->server_->port() : 0,
+                "); this load is ignored");
+      return JNI_OK;
+    }
+    jvmtiEnv* jvmti = nullptr;
+    if (vm->GetEnv(reinterpret_cast<void**>(&jvmti), JVMTI_VERSION_1_2) != JNI_OK || jvmti == nullptr) {
+      log::error("this JVM offers no JVM TI 1.2 environment; the JVM continues without jvmsight");
+      return live ? JNI_ERR : JNI_OK;
+    }
+    if (!live && is_jdk_tool(system_property(jvmti, "sun.java.command"))) {
+      jvmti->DisposeEnvironment();
+      return JNI_OK;  // jcmd, jps, javac... inherit JAVA_TOOL_OPTIONS: stay silent
+    }
+    ParsedOptions parsed = parse_options(raw_options ? raw_options : "");
+    if (!parsed.ok()) {
+      log::error(parsed.error, "; the JVM continues without jvmsight");
+      jvmti->DisposeEnvironment();
+      // At startup an error code would abort the JVM; on attach it tells jcmd.
+      return live ? JNI_ERR : JNI_OK;
+    }
+    log::set_level(parsed.options.log_level);
+
+    auto* agent = new Agent(jvmti, std::move(parsed.options));
+    agent->capabilities_ = acquire_capabilities(jvmti);
+    if (!install_event_callbacks(jvmti, agent, agent->capabilities_, live)) {
+      log::error("cannot register JVM TI events; the JVM continues without jvmsight");
+      return live ? JNI_ERR : JNI_OK;
+    }
+    running.store(agent);
+    if (live) {
+      JNIEnv* jni = nullptr;
+      if (vm->GetEnv(reinterpret_cast<void**>(&jni), JNI_VERSION_1_8) != JNI_OK) {
+        log::error("attach: no JNI environment; the JVM continues without jvmsight");
+        return JNI_ERR;
+      }
+      agent->start_live(jni);
+    }
+    return JNI_OK;
+  } catch (const std::exception& e) {
+    log::error("load failed: ", e.what(), "; the JVM continues without jvmsight");
+  } catch (...) {
+    log::error("load failed; the JVM continues without jvmsight");
+  }
+  return live ? JNI_ERR : JNI_OK;
+}
+
+void Agent::on_vm_init(JNIEnv* jni) { start_live(jni); }
+
+void Agent::start_live(JNIEnv* jni) {
+  // Read at VMInit: not all of these are set yet at OnLoad.
+  jdk_version_ = system_property(jvmti_, "java.vm.version");
+  vm_name_ = system_property(jvmti_, "java.vm.name");
+  if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
+    log::error("cannot start the agent thread; the JVM continues without jvmsight");
+    return;
+  }
+  start_http();
+}
+
+void Agent::build_collectors(JNIEnv* jni) {
+  thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_mx_bean_);
+  collectors_.push_back(std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_));
+}
+
+void Agent::start_http() {
+  std::vector<HttpRoute> routes;
+  routes.push_back(metrics_endpoint([this] { return metrics(); }));
+  std::string error;
+  server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
+  if (!server_) {
+    log::error(error, "; metrics are not served, the JVM continues");
+    return;
+  }
+  if (!options_.portfile.empty() && !write_portfile(options_.portfile, server_->port()))
+    log::warn("cannot write portfile ", options_.portfile);
+  log::info("serving http://", options_.host, ":", server_->port(), "/metrics");
+}
+
+std::optional<MetricFamilies> Agent::metrics() {
+  return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout);
+}
+
+MetricFamilies Agent::collect_now() {
+  auto start = std::chrono::steady_clock::now();
+  MetricFamilies out;
+  for (auto& c : collectors_) c->collect(out);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  add_sample(add_family(out, "jvmsight_scrape_duration_seconds", MetricType::gauge,
+                        "Time the agent thread spent collecting this scrape"),
+             seconds);
+  add_sample(add_family(out, "jvmsight_build_info", MetricType::gauge, "jvmsight build and the JVM it runs in"), 1,
+             {{"version", version}, {"jdk", jdk_version_}, {"vm", vm_name_}});
+  return out;
+}
+
+void Agent::on_vm_death() {
+  // Never delay exit: pending and future scrapes get 503 at once, the agent
+  // thread leaves its loop, and civetweb is not stopped (that takes 1-2 s);
+  // the process exit ends its threads.
+  agent_thread_.stop();
+  log::debug("VM death: stopped");
+}
+
+}  // namespace jvmsight

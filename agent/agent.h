@@ -1,0 +1,54 @@
+#pragma once
+// The agent's lifecycle: one start shared by -agentpath/JAVA_TOOL_OPTIONS
+// (OnLoad) and jcmd JVMTI.agent_load (OnAttach), the agent thread, and the
+// HTTP server. Exactly one Agent per process, created on the first
+// successful load and never destroyed (see agent.cpp for why).
+#include <jni.h>
+#include <jvmti.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agent/agent_thread.h"
+#include "agent/capabilities.h"
+#include "agent/options.h"
+#include "collectors/collector.h"
+#include "collectors/thread_mx_bean.h"
+#include "collectors/virtual_thread_counter.h"
+#include "exporters/http/http_server.h"
+
+namespace jvmsight {
+
+class Agent {
+ public:
+  // Never throws. live: called from Agent_OnAttach (the VM is running).
+  static jint load(JavaVM* vm, const char* options, bool live) noexcept;
+
+  void on_vm_init(JNIEnv* jni);
+  void on_vm_death();
+  VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+
+ private:
+  Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
+  void start_live(JNIEnv* jni);
+  void build_collectors(JNIEnv* jni);
+  void start_http();
+  std::optional<MetricFamilies> metrics();
+  MetricFamilies collect_now();
+
+  jvmtiEnv* jvmti_;
+  const Options options_;
+  Capabilities capabilities_;
+  std::string jdk_version_;
+  std::string vm_name_;
+  VirtualThreadCounter virtual_threads_;
+  AgentThread agent_thread_;
+  ThreadMxBean thread_mx_bean_;
+  std::vector<std::unique_ptr<Collector>> collectors_;  // agent thread only
+  std::unique_ptr<ThreadSource> thread_source_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+}  // namespace jvmsight

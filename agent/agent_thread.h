@@ -1,0 +1,63 @@
+#pragma once
+// The one thread that talks to the JVM on behalf of everyone else: a JVM TI
+// agent thread (RunAgentThread), hidden from ThreadMXBean and thread dumps'
+// counts. It runs posted jobs and periodic tasks, each inside a JNI local
+// frame, because it never returns to Java to free local references.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "agent/job_queue.h"
+#include "collectors/jvm_calls.h"
+
+namespace jvmsight {
+
+class AgentThread {
+ public:
+  using Setup = std::function<void(JNIEnv*)>;
+
+  AgentThread() : queue_(16) {}
+
+  // Before start(): a task run every `interval` on the agent thread.
+  void every(std::chrono::milliseconds interval, std::function<void()> task);
+
+  // Live phase only. `setup` runs first on the new thread (to build what
+  // needs its JNIEnv). False if the thread could not be started.
+  bool start(jvmtiEnv* jvmti, JNIEnv* jni, Setup setup);
+
+  // Runs fn on the agent thread, inside a local frame, and waits up to
+  // timeout. nullopt when full, timed out, or stopped.
+  template <class R>
+  std::optional<R> call(std::function<R()> fn, std::chrono::milliseconds timeout) {
+    return queue_.call<R>(
+        [this, fn = std::move(fn)] {
+          LocalFrame frame(jni_, local_refs_per_job);
+          return fn();
+        },
+        timeout);
+  }
+
+  void stop() { queue_.close(); }
+
+ private:
+  static void JNICALL run(jvmtiEnv* jvmti, JNIEnv* jni, void* self);
+  void loop(JNIEnv* jni);
+
+  struct Periodic {
+    std::chrono::milliseconds interval;
+    std::function<void()> task;
+    JobQueue::Clock::time_point next;
+  };
+
+  static constexpr jint local_refs_per_job = 64;
+
+  JobQueue queue_;
+  JNIEnv* jni_ = nullptr;  // the agent thread's own, set before any job runs
+  Setup setup_;
+  std::vector<Periodic> periodic_;
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,48 @@
+#include "agent/capabilities.h"
+
+#include <cstring>
+
+#include "collectors/jvm_calls.h"
+
+namespace jvmsight {
+namespace {
+
+// Bit index (little-endian byte order) of the capability after
+// can_generate_sampled_object_alloc_events, found from the compiler's layout.
+size_t virtual_thread_bit() {
+  jvmtiCapabilities probe{};
+  probe.can_generate_sampled_object_alloc_events = 1;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&probe);
+  for (size_t i = 0; i < sizeof(probe) * 8; ++i)
+    if (bytes[i / 8] & (1u << (i % 8))) return i + 1;
+  return 0;
+}
+
+}  // namespace
+
+bool has_virtual_thread_support(const jvmtiCapabilities& caps) {
+  static const size_t bit = virtual_thread_bit();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&caps);
+  return bytes[bit / 8] & (1u << (bit % 8));
+}
+
+void add_virtual_thread_support(jvmtiCapabilities& caps) {
+  static const size_t bit = virtual_thread_bit();
+  auto* bytes = reinterpret_cast<unsigned char*>(&caps);
+  bytes[bit / 8] |= static_cast<unsigned char>(1u << (bit % 8));
+}
+
+Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
+  jvmtiCapabilities potential{};
+  Capabilities granted;
+  if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
+  jvmtiCapabilities wanted{};
+  if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
+  if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
+  jvmtiCapabilities have{};
+  if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
+  granted.virtual_threads = has_virtual_thread_support(have);
+  return granted;
+}
+
+}  // namespace jvmsight

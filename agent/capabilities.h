@@ -1,0 +1,21 @@
+#pragma once
+// Which optional JVM TI capabilities the agent asks for, and what it got.
+// Some (e.g. can_get_current_contended_monitor) are only granted in the
+// OnLoad phase; an attached agent gets fewer and degrades.
+#include <jvmti.h>
+
+namespace jvmsight {
+
+// JDK 21 added can_support_virtual_threads in bits our JDK 17 header leaves
+// unnamed; it sits right after can_generate_sampled_object_alloc_events.
+bool has_virtual_thread_support(const jvmtiCapabilities& caps);
+void add_virtual_thread_support(jvmtiCapabilities& caps);
+
+struct Capabilities {
+  bool virtual_threads = false;
+};
+
+// Adds every wanted capability the JVM can give now; returns what was granted.
+Capabilities acquire_capabilities(jvmtiEnv* jvmti);
+
+}  // namespace jvmsight

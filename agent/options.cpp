@@ -1,0 +1,114 @@
+#include "agent/options.h"
+
+#include <arpa/inet.h>
+
+#include <charconv>
+#include <set>
+
+namespace jvmsight {
+namespace {
+
+std::string quoted(std::string_view s) {
+  // Bounded echo of user input: enough to recognise it, never a wall of text.
+  constexpr size_t limit = 64;
+  std::string out = "'";
+  out += s.substr(0, limit);
+  if (s.size() > limit) out += "...";
+  out += "'";
+  return out;
+}
+
+bool parse_port(std::string_view v, int& out) {
+  int value = -1;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+  if (ec != std::errc() || end != v.data() + v.size() || value < 0 || value > 65535) return false;
+  out = value;
+  return true;
+}
+
+bool parse_host(std::string_view v, std::string& out) {
+  if (v == "localhost") {
+    out = "127.0.0.1";
+    return true;
+  }
+  std::string s(v);
+  if (s.size() > 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
+  unsigned char buf[sizeof(struct in6_addr)];
+  if (inet_pton(AF_INET, s.c_str(), buf) == 1 || inet_pton(AF_INET6, s.c_str(), buf) == 1) {
+    out = s;
+    return true;
+  }
+  return false;
+}
+
+// jcmd passes the argument with its quotes when the user wrote '"a=b,c=d"'.
+std::string_view strip_quotes(std::string_view s) {
+  if (s.size() >= 2 && ((s.front() == '"' && s.back() == '"') || (s.front() == '\'' && s.back() == '\'')))
+    return s.substr(1, s.size() - 2);
+  return s;
+}
+
+}  // namespace
+
+std::string_view accepted_option_keys() { return "host, port, portfile, log"; }
+
+ParsedOptions parse_options(std::string_view text) {
+  ParsedOptions result;
+  Options& o = result.options;
+  text = strip_quotes(text);
+  std::set<std::string, std::less<>> seen;
+  size_t pos = 0;
+  while (pos <= text.size() && !text.empty()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string_view item = text.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (item.empty()) {
+      if (comma == text.size()) break;  // a trailing comma is harmless
+      result.error = "empty option in " + quoted(text) + " (expected key=value,key=value)";
+      return result;
+    }
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      result.error = "option " + quoted(item) + " has no value (expected key=value; keys: " +
+                     std::string(accepted_option_keys()) + ")";
+      return result;
+    }
+    std::string_view key = item.substr(0, eq);
+    std::string_view value = item.substr(eq + 1);
+    if (seen.count(key)) {
+      result.error = "option " + quoted(key) + " given twice";
+      return result;
+    }
+    seen.emplace(key);
+    if (key == "port") {
+      if (!parse_port(value, o.port)) {
+        result.error = "bad port " + quoted(value) + " (expected a number from 0 to 65535; 0 picks a free port)";
+        return result;
+      }
+    } else if (key == "host") {
+      if (!parse_host(value, o.host)) {
+        result.error = "bad host " + quoted(value) +
+                       " (expected a numeric IPv4 or IPv6 address, or localhost; e.g. 127.0.0.1 or ::1)";
+        return result;
+      }
+    } else if (key == "portfile") {
+      if (value.empty()) {
+        result.error = "bad portfile '' (expected a file path)";
+        return result;
+      }
+      o.portfile = std::string(value);
+    } else if (key == "log") {
+      if (!log::parse_level(value, o.log_level)) {
+        result.error = "bad log level " + quoted(value) + " (expected off, error, warn, info or debug)";
+        return result;
+      }
+    } else {
+      result.error = "unknown option " + quoted(key) + " (accepted: " + std::string(accepted_option_keys()) + ")";
+      return result;
+    }
+  }
+  return result;
+}
+
+}  // namespace jvmsight

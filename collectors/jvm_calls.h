@@ -1,0 +1,56 @@
+#pragma once
+// Checked JVM TI / JNI calls and RAII for what they hand out. Agent thread
+// and lifecycle code only: these log, and logging allocates.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstddef>
+
+namespace jvmsight {
+
+// True when err is JVMTI_ERROR_NONE; otherwise logs "<what>: <error name>"
+// at warn level (debug for WRONG_PHASE, which is normal while the VM exits).
+bool jvmti_ok(jvmtiEnv* jvmti, jvmtiError err, const char* what);
+
+// True when no Java exception is pending; otherwise describes it at warn
+// level, clears it, and returns false.
+bool jni_ok(JNIEnv* jni, const char* what);
+
+// Memory JVM TI allocated for us (arrays from GetAllThreads, names...).
+template <class T>
+class JvmtiArray {
+ public:
+  explicit JvmtiArray(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
+  ~JvmtiArray() {
+    if (ptr_ != nullptr) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(ptr_));
+  }
+  JvmtiArray(const JvmtiArray&) = delete;
+  JvmtiArray& operator=(const JvmtiArray&) = delete;
+  T** out() { return &ptr_; }
+  T* get() const { return ptr_; }
+  T& operator[](size_t i) const { return ptr_[i]; }
+
+ private:
+  jvmtiEnv* jvmti_;
+  T* ptr_ = nullptr;
+};
+
+// Frees every local reference made inside its scope (GetAllThreads alone
+// makes one per thread).
+class LocalFrame {
+ public:
+  LocalFrame(JNIEnv* jni, jint capacity) : jni_(jni), pushed_(jni->PushLocalFrame(capacity) == 0) {}
+  ~LocalFrame() {
+    if (pushed_) jni_->PopLocalFrame(nullptr);
+    else jni_->ExceptionClear();  // PushLocalFrame failed with OutOfMemoryError
+  }
+  LocalFrame(const LocalFrame&) = delete;
+  LocalFrame& operator=(const LocalFrame&) = delete;
+  bool ok() const { return pushed_; }
+
+ private:
+  JNIEnv* jni_;
+  bool pushed_;
+};
+
+}  // namespace jvmsight

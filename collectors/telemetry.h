@@ -1,0 +1,53 @@
+#pragma once
+// The exporter-neutral telemetry model. Collectors fill it on the agent
+// thread; exporters map it to their wire format. Family names are the
+// Prometheus (client_java-compatible) names; other exporters translate.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace jvmsight {
+
+enum class MetricType { gauge, counter, histogram };
+
+struct Label {
+  std::string name;
+  std::string value;
+};
+
+struct HistogramValue {
+  std::vector<double> upper_bounds;     // ascending, +Inf implied after the last
+  std::vector<uint64_t> bucket_counts;  // per bucket (not cumulative), upper_bounds.size() + 1
+  double sum = 0;
+  uint64_t count = 0;
+};
+
+struct Sample {
+  std::vector<Label> labels;
+  double value = 0;           // gauge and counter
+  HistogramValue histogram;   // histogram only
+};
+
+struct MetricFamily {
+  std::string name;
+  std::string help;
+  MetricType type = MetricType::gauge;
+  std::vector<Sample> samples;
+};
+
+using MetricFamilies = std::vector<MetricFamily>;
+
+// Small builders, so collectors read as a list of metrics.
+inline MetricFamily& add_family(MetricFamilies& out, std::string name, MetricType type, std::string help) {
+  out.push_back(MetricFamily{std::move(name), std::move(help), type, {}});
+  return out.back();
+}
+
+inline void add_sample(MetricFamily& family, double value, std::vector<Label> labels = {}) {
+  Sample s;
+  s.labels = std::move(labels);
+  s.value = value;
+  family.samples.push_back(std::move(s));
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,133 @@
+#include "exporters/http/http_server.h"
+
+#include <civetweb.h>
+
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "common/log.h"
+
+namespace jvmsight {
+namespace {
+
+const char* reason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 503: return "Service Unavailable";
+    default: return "Internal Server Error";
+  }
+}
+
+void send(mg_connection* conn, const HttpResponse& r, bool head) {
+  std::string header = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) +
+                       "\r\nContent-Type: " + r.content_type +
+                       "\r\nContent-Length: " + std::to_string(r.body.size()) +
+                       "\r\nCache-Control: no-store\r\nConnection: close\r\n";
+  if (r.status == 405) header += "Allow: GET, HEAD\r\n";
+  header += "\r\n";
+  mg_write(conn, header.data(), header.size());
+  if (!head && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
+}
+
+int log_civetweb(const mg_connection*, const char* message) {
+  if (message != nullptr) log::debug("http: ", message);
+  return 1;  // handled: civetweb must not print on its own
+}
+
+}  // namespace
+
+std::unique_ptr<HttpServer> HttpServer::start(const std::string& host, int port, std::vector<HttpRoute> routes,
+                                              std::string& error) {
+  static const unsigned library_ready = mg_init_library(0);
+  (void)library_ready;
+
+  std::unique_ptr<HttpServer> server(new HttpServer());
+  server->routes_ = std::move(routes);
+  bool ipv6 = host.find(':') != std::string::npos;
+  std::string listen = (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  const char* config[] = {
+      "listening_ports", listen.c_str(),
+      // Scrapes are short and rare; a few workers bound the threads we add to someone else's JVM.
+      "num_threads", "4",
+      "request_timeout_ms", "10000",
+      "enable_keep_alive", "no",
+      nullptr};
+  mg_callbacks callbacks{};
+  callbacks.log_message = log_civetweb;
+  mg_init_data init{};
+  init.callbacks = &callbacks;
+  init.user_data = server.get();
+  init.configuration_options = config;
+  char text[256] = {0};
+  unsigned code = 0;
+  mg_error_data err{&code, text, sizeof(text)};
+  server->ctx_ = mg_start2(&init, &err);
+  if (server->ctx_ == nullptr) {
+    error = "cannot listen on " + listen + ": " + (text[0] ? std::string(text) : std::string("unknown error")) +
+            (std::strstr(text, "in use") || std::strstr(text, "bind") ? " (is another process using the port?)" : "");
+    return nullptr;
+  }
+  mg_set_request_handler(server->ctx_, "/", &HttpServer::dispatch, server.get());
+  mg_server_port ports[4];
+  int n = mg_get_server_ports(server->ctx_, 4, ports);
+  server->port_ = n > 0 ? ports[0].port : port;
+  return server;
+}
+
+HttpServer::~HttpServer() {
+  if (ctx_ != nullptr) mg_stop(ctx_);
+}
+
+int HttpServer::dispatch(mg_connection* conn, void* self) {
+  // civetweb calls this from C: nothing may escape.
+  try {
+    auto* server = static_cast<HttpServer*>(self);
+    const mg_request_info* info = mg_get_request_info(conn);
+    bool head = info->request_method && std::strcmp(info->request_method, "HEAD") == 0;
+    bool get = info->request_method && std::strcmp(info->request_method, "GET") == 0;
+    HttpRequest req;
+    req.path = info->local_uri ? info->local_uri : "";
+    req.query = info->query_string ? info->query_string : "";
+    HttpResponse resp;
+    if (!get && !head) {
+      resp = {405, "text/plain; charset=utf-8", "only GET and HEAD are served\n"};
+    } else {
+      resp = {404, "text/plain; charset=utf-8", "not found; endpoints:"};
+      for (const auto& r : server->routes_) {
+        if (r.path == req.path) {
+          resp = r.handler(req);
+          break;
+        }
+        resp.body += " " + r.path;
+      }
+      if (resp.status == 404 && resp.body.back() != '\n') resp.body += "\n";
+    }
+    send(conn, resp, head);
+    return resp.status;
+  } catch (const std::exception& e) {
+    log::debug("http handler failed: ", e.what());
+  } catch (...) {
+  }
+  send(conn, {500, "text/plain; charset=utf-8", "internal error\n"}, false);
+  return 500;
+}
+
+std::string query_param(const std::string& query, const std::string& key) {
+  size_t pos = 0;
+  while (pos <= query.size()) {
+    size_t amp = query.find('&', pos);
+    if (amp == std::string::npos) amp = query.size();
+    std::string item = query.substr(pos, amp - pos);
+    size_t eq = item.find('=');
+    if (item.substr(0, eq) == key) return eq == std::string::npos ? "" : item.substr(eq + 1);
+    pos = amp + 1;
+  }
+  return "";
+}
+
+}  // namespace jvmsight

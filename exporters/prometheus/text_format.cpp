@@ -1,0 +1,57 @@
+#include "exporters/prometheus/text_format.h"
+
+#include <prometheus/metric_family.h>
+#include <prometheus/text_serializer.h>
+
+#include <limits>
+
+namespace jvmsight {
+namespace {
+
+prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Sample& s) {
+  prometheus::ClientMetric m;
+  for (const auto& l : s.labels) m.label.push_back({l.name, l.value});
+  switch (family.type) {
+    case MetricType::gauge: m.gauge.value = s.value; break;
+    case MetricType::counter: m.counter.value = s.value; break;
+    case MetricType::histogram: {
+      const HistogramValue& h = s.histogram;
+      uint64_t cumulative = 0;
+      for (size_t i = 0; i < h.bucket_counts.size(); ++i) {
+        cumulative += h.bucket_counts[i];
+        double bound = i < h.upper_bounds.size() ? h.upper_bounds[i] : std::numeric_limits<double>::infinity();
+        m.histogram.bucket.push_back({cumulative, bound});
+      }
+      m.histogram.sample_count = h.count;
+      m.histogram.sample_sum = h.sum;
+      break;
+    }
+  }
+  return m;
+}
+
+prometheus::MetricType to_prometheus_type(MetricType t) {
+  switch (t) {
+    case MetricType::counter: return prometheus::MetricType::Counter;
+    case MetricType::histogram: return prometheus::MetricType::Histogram;
+    default: return prometheus::MetricType::Gauge;
+  }
+}
+
+}  // namespace
+
+std::string to_prometheus_text(const MetricFamilies& families) {
+  std::vector<prometheus::MetricFamily> out;
+  out.reserve(families.size());
+  for (const auto& f : families) {
+    prometheus::MetricFamily pf;
+    pf.name = f.name;
+    pf.help = f.help;
+    pf.type = to_prometheus_type(f.type);
+    for (const auto& s : f.samples) pf.metric.push_back(to_client_metric(f, s));
+    out.push_back(std::move(pf));
+  }
+  return prometheus::TextSerializer().Serialize(out);
+}
+
+}  // namespace jvmsight
