@@ -1,0 +1,39 @@
+#include "tests/harness/agent_jvm.h"
+
+namespace jvmsight::test {
+
+AgentJvm::AgentJvm(const Jdk& jdk, const std::string& main_class, const std::vector<std::string>& args,
+                   const std::string& extra_options, const std::vector<std::string>& jvm_args) {
+  std::string options = "port=0,host=127.0.0.1,portfile=" + dir.path("port");
+  if (!extra_options.empty()) options += "," + extra_options;
+  std::vector<std::string> all_jvm_args{agentpath_arg(options)};
+  all_jvm_args.insert(all_jvm_args.end(), jvm_args.begin(), jvm_args.end());
+  process = std::make_unique<Process>(java_command(jdk, all_jvm_args, main_class, args));
+  if (!process->wait_for_line("READY", 60s)) {
+    ADD_FAILURE() << main_class << " never became READY; stderr:\n" << process->err();
+    return;
+  }
+  auto p = read_portfile(dir.path("port"), 30s);
+  if (!p) {
+    ADD_FAILURE() << "agent wrote no portfile; stderr:\n" << process->err();
+    return;
+  }
+  port = *p;
+}
+
+PromScrape AgentJvm::scrape() const {
+  HttpResult r = get("/metrics");
+  EXPECT_EQ(r.status, 200) << r.body;
+  return PromScrape(r.body);
+}
+
+std::string AgentJvm::report(const std::string& prefix) {
+  size_t before = 0;
+  for (size_t n = 1; process->wait_for_line(prefix + " ", 0ms, n); ++n) before = n;
+  process->send("report");
+  auto line = process->wait_for_line(prefix + " ", 30s, before + 1);
+  EXPECT_TRUE(line) << "fixture gave no " << prefix << " report";
+  return line ? *line : "";
+}
+
+}  // namespace jvmsight::test

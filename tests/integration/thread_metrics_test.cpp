@@ -1,0 +1,85 @@
+// /metrics thread telemetry compared with what the JVM itself reports
+// (ThreadMXBean, Thread.State, stack tops) in the same process.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "tests/harness/agent_jvm.h"
+
+namespace jvmsight::test {
+namespace {
+
+class ThreadMetrics : public ::testing::TestWithParam<Jdk> {};
+
+// The agent's view of the stable thread counts, in the fixture's report keys.
+std::map<std::string, long> agent_view(const PromScrape& s) {
+  std::map<std::string, long> v;
+  for (const char* state : {"NEW", "RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "TERMINATED"})
+    v[state] = static_cast<long>(s.value("jvm_threads_state", {{"state", state}}).value_or(-1));
+  for (const char* sub : {"parked", "sleeping", "object_wait", "native"})
+    v[sub] = static_cast<long>(s.value("jvmsight_threads_substate", {{"substate", sub}}).value_or(-1));
+  v["current"] = static_cast<long>(s.value("jvm_threads_current").value_or(-1));
+  v["daemon"] = static_cast<long>(s.value("jvm_threads_daemon").value_or(-1));
+  v["peak"] = static_cast<long>(s.value("jvm_threads_peak").value_or(-1));
+  v["started"] = static_cast<long>(s.value("jvm_threads_started_total").value_or(-1));
+  return v;
+}
+
+TEST_P(ThreadMetrics, CountsMatchThreadMXBeanExactly) {
+  AgentJvm jvm(GetParam(), "ThreadStates", {"3", "2", "4", "2"});
+  ASSERT_GT(jvm.port, 0);
+  // The JVM's own background threads may wake briefly: poll (bounded) until
+  // a scrape and the fixture's ground truth taken right after agree.
+  std::map<std::string, long> truth, seen;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    seen = agent_view(jvm.scrape());
+    truth = parse_report(jvm.report());
+    if (seen == truth) break;
+    std::this_thread::sleep_for(200ms);
+  }
+  EXPECT_EQ(seen, truth) << "agent /metrics vs ThreadMXBean in " << GetParam().name;
+  // The fixture's own threads, as a floor the JVM's internals cannot explain away.
+  EXPECT_GE(seen["BLOCKED"], 3);
+  EXPECT_GE(seen["sleeping"], 4);
+  EXPECT_GE(seen["parked"], 3);  // 2 parked + the monitor holder
+}
+
+TEST_P(ThreadMetrics, AllSixStatesAlwaysPresentAndTypesRight) {
+  AgentJvm jvm(GetParam(), "Idle");
+  ASSERT_GT(jvm.port, 0);
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.all("jvm_threads_state").size(), 6u);
+  EXPECT_EQ(s.value("jvm_threads_state", {{"state", "NEW"}}), 0.0);
+  EXPECT_EQ(s.value("jvm_threads_state", {{"state", "TERMINATED"}}), 0.0);
+  EXPECT_EQ(s.type_of("jvm_threads_started_total"), "counter");
+  EXPECT_EQ(s.type_of("jvm_threads_current"), "gauge");
+  EXPECT_TRUE(s.value("jvmsight_scrape_duration_seconds"));
+  auto info = s.all("jvmsight_build_info");
+  ASSERT_EQ(info.size(), 1u);
+  EXPECT_FALSE(info[0].labels["version"].empty());
+  EXPECT_EQ(info[0].labels["jdk"].rfind(std::to_string(GetParam().feature), 0), 0u) << info[0].labels["jdk"];
+}
+
+TEST_P(ThreadMetrics, VirtualThreadsCountedOnJdk21Plus) {
+  const Jdk& jdk = GetParam();
+  if (jdk.feature < 21) {
+    AgentJvm jvm(jdk, "Idle");
+    ASSERT_GT(jvm.port, 0);
+    PromScrape s = jvm.scrape();
+    EXPECT_EQ(s.value("jvmsight_virtual_threads_supported"), 0.0);
+    EXPECT_FALSE(s.value("jvmsight_virtual_threads_live"));
+    GTEST_SKIP() << jdk.name << " has no virtual threads; checked they are reported unsupported";
+  }
+  AgentJvm jvm(jdk, "VirtualThreads", {"50", "30"});
+  ASSERT_GT(jvm.port, 0);
+  auto truth = parse_report(*jvm.process->wait_for_line("VIRTUAL ", 1s));
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_supported"), 1.0);
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_started_total"), truth["started"]);
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
+}
+
+JVMSIGHT_ALL_JDKS(ThreadMetrics);
+
+}  // namespace
+}  // namespace jvmsight::test

@@ -1,0 +1,3 @@
+#include "agent/options.h"
+
+#include <gtest/gtest.h>
