@@ -114,7 +114,7 @@ void Agent::start_live(JNIEnv* jni) {
 
 void Agent::build_collectors(JNIEnv* jni) {
   thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_mx_bean_);
-  collectors_.push_back(std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_));
+  collectors_.push_back({"threads", std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_)});
 }
 
 void Agent::start_http() {
@@ -136,13 +136,23 @@ std::optional<MetricFamilies> Agent::metrics() {
 }
 
 MetricFamilies Agent::collect_now() {
-  auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto start = Clock::now();
   MetricFamilies out;
-  for (auto& c : collectors_) c->collect(out);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MetricFamily per_collector{"jvmsight_collector_duration_seconds",
+                             "Time each collector took on the agent thread for this scrape",
+                             MetricType::gauge,
+                             {}};
+  for (auto& c : collectors_) {
+    auto t = Clock::now();
+    c.collector->collect(out);
+    add_sample(per_collector, seconds_since(t), {{"collector", c.name}});
+  }
+  out.push_back(std::move(per_collector));
   add_sample(add_family(out, "jvmsight_scrape_duration_seconds", MetricType::gauge,
                         "Time the agent thread spent collecting this scrape"),
-             seconds);
+             seconds_since(start));
   add_sample(add_family(out, "jvmsight_build_info", MetricType::gauge, "jvmsight build and the JVM it runs in"), 1,
              {{"version", version}, {"jdk", jdk_version_}, {"vm", vm_name_}});
   return out;

@@ -46,7 +46,11 @@ class Agent {
   VirtualThreadCounter virtual_threads_;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
-  std::vector<std::unique_ptr<Collector>> collectors_;  // agent thread only
+  struct NamedCollector {
+    std::string name;  // the `collector` label of jvmsight_collector_duration_seconds
+    std::unique_ptr<Collector> collector;
+  };
+  std::vector<NamedCollector> collectors_;  // agent thread only
   std::unique_ptr<ThreadSource> thread_source_;
   std::unique_ptr<HttpServer> server_;
 };

@@ -1,3 +1,77 @@
 #include "agent/options.h"
 
 #include <gtest/gtest.h>
+
+namespace jvmsight {
+namespace {
+
+TEST(Options, EmptyStringGivesDefaults) {
+  auto p = parse_options("");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.port, 9404);
+  EXPECT_EQ(p.options.host, "0.0.0.0");
+  EXPECT_EQ(p.options.portfile, "");
+  EXPECT_EQ(p.options.log_level, log::Level::info);
+}
+
+TEST(Options, AllKeysParsed) {
+  auto p = parse_options("port=0,host=127.0.0.1,portfile=/tmp/p,log=debug");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.port, 0);
+  EXPECT_EQ(p.options.host, "127.0.0.1");
+  EXPECT_EQ(p.options.portfile, "/tmp/p");
+  EXPECT_EQ(p.options.log_level, log::Level::debug);
+}
+
+TEST(Options, JcmdQuotesAreStripped) {
+  auto p = parse_options("\"port=1234,log=warn\"");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.port, 1234);
+  EXPECT_EQ(p.options.log_level, log::Level::warn);
+}
+
+TEST(Options, HostForms) {
+  EXPECT_EQ(parse_options("host=localhost").options.host, "127.0.0.1");
+  EXPECT_EQ(parse_options("host=::1").options.host, "::1");
+  EXPECT_EQ(parse_options("host=[::]").options.host, "::");
+  EXPECT_TRUE(parse_options("host=10.1.2.3").ok());
+}
+
+TEST(Options, TrailingCommaIsHarmless) { EXPECT_TRUE(parse_options("port=1,").ok()); }
+
+struct BadOption {
+  const char* text;
+  const char* message_part;
+};
+
+class OptionErrors : public ::testing::TestWithParam<BadOption> {};
+
+TEST_P(OptionErrors, NamesTheProblemAndWhatIsAccepted) {
+  auto p = parse_options(GetParam().text);
+  EXPECT_FALSE(p.ok());
+  EXPECT_NE(p.error.find(GetParam().message_part), std::string::npos) << p.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, OptionErrors,
+    ::testing::Values(BadOption{"bogus=1", "unknown option 'bogus' (accepted: host, port, portfile, log)"},
+                      BadOption{"port", "option 'port' has no value"},
+                      BadOption{"port=1,,log=info", "empty option"},
+                      BadOption{"port=1,port=2", "option 'port' given twice"},
+                      BadOption{"port=abc", "bad port 'abc' (expected a number from 0 to 65535"},
+                      BadOption{"port=65536", "bad port '65536'"}, BadOption{"port=-1", "bad port '-1'"},
+                      BadOption{"port=12x", "bad port '12x'"}, BadOption{"port=", "bad port ''"},
+                      BadOption{"host=example.com", "bad host 'example.com' (expected a numeric IPv4 or IPv6"},
+                      BadOption{"host=", "bad host ''"}, BadOption{"portfile=", "bad portfile ''"},
+                      BadOption{"log=loud", "bad log level 'loud' (expected off, error, warn, info or debug)"}));
+
+TEST(Options, LongInputIsEchoedBounded) {
+  std::string key(5000, 'k');
+  auto p = parse_options(key + "=1");
+  EXPECT_FALSE(p.ok());
+  EXPECT_LT(p.error.size(), 200u);
+  EXPECT_NE(p.error.find("..."), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jvmsight

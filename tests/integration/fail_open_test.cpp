@@ -1,0 +1,106 @@
+// Bad input never stops the JVM: bad options and a busy port give one clear
+// line and the program runs to completion; JDK tools stay silent.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <sstream>
+
+#include "tests/harness/agent_jvm.h"
+
+namespace jvmsight::test {
+namespace {
+
+class FailOpen : public ::testing::TestWithParam<Jdk> {};
+
+size_t count_agent_lines(const std::string& err) {
+  std::stringstream ss(err);
+  size_t n = 0;
+  // The agent's lines start with "jvmsight:"; the JVM's own "Picked up
+  // JAVA_TOOL_OPTIONS: ...libjvmsight.so" line is not the agent speaking.
+  for (std::string line; std::getline(ss, line);) n += line.rfind("jvmsight:", 0) == 0;
+  return n;
+}
+
+// Runs the Idle fixture with these agent options to completion.
+Completed run_idle(const Jdk& jdk, const std::string& options) {
+  Process jvm(java_command(jdk, {agentpath_arg(options)}, "Idle"));
+  Completed c;
+  if (jvm.wait_for_line("READY", 60s)) jvm.send("exit");
+  c.exit_code = jvm.wait(30s).value_or(-1);
+  c.out = jvm.out();
+  c.err = jvm.err();
+  return c;
+}
+
+TEST_P(FailOpen, BadOptionsOneClearLineAndTheProgramCompletes) {
+  struct Case {
+    const char* options;
+    const char* line;
+  } cases[] = {
+      {"bogus=1", "jvmsight: error: unknown option 'bogus' (accepted: host, port, portfile, log); the JVM continues "
+                  "without jvmsight"},
+      {"port=99999", "jvmsight: error: bad port '99999' (expected a number from 0 to 65535"},
+      {"host=example.com", "jvmsight: error: bad host 'example.com'"},
+      {"log=chatty", "jvmsight: error: bad log level 'chatty'"},
+  };
+  for (const auto& c : cases) {
+    auto r = run_idle(GetParam(), c.options);
+    EXPECT_EQ(r.exit_code, 0) << c.options << "\n" << r.err;
+    EXPECT_NE(r.out.find("READY"), std::string::npos) << c.options;
+    EXPECT_NE(r.err.find(c.line), std::string::npos) << c.options << "\n" << r.err;
+    EXPECT_EQ(count_agent_lines(r.err), 1u) << r.err;
+  }
+}
+
+TEST_P(FailOpen, BusyPortOneClearLineAndTheProgramCompletes) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  int port = ntohs(addr.sin_port);
+  auto r = run_idle(GetParam(), "host=127.0.0.1,port=" + std::to_string(port));
+  close(fd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("jvmsight: error: cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("metrics are not served, the JVM continues"), std::string::npos) << r.err;
+  EXPECT_EQ(count_agent_lines(r.err), 1u) << r.err;
+}
+
+TEST_P(FailOpen, JdkToolsWithInheritedOptionsStayQuietAndTakeNoPort) {
+  const Jdk& jdk = GetParam();
+  AgentJvm app(jdk, "Idle");
+  ASSERT_GT(app.port, 0);
+  std::string pid = std::to_string(app.process->pid());
+  TempDir dir;
+  // Same port as the app (as in a container where every JVM inherits it) and
+  // a portfile that only a listening agent would write.
+  std::map<std::string, std::string> env{
+      {"JAVA_TOOL_OPTIONS", agentpath_arg("host=127.0.0.1,port=" + std::to_string(app.port) +
+                                          ",portfile=" + dir.path("tool-port"))}};
+  std::vector<std::vector<std::string>> tools{{jdk.tool("jcmd"), "-l"},
+                                              {jdk.tool("jcmd"), pid, "VM.version"},
+                                              {jdk.tool("jps"), "-l"},
+                                              {jdk.tool("jstack"), pid},
+                                              {jdk.tool("javac"), "-version"},
+                                              {jdk.tool("jar"), "--version"}};
+  for (const auto& argv : tools) {
+    auto r = run(argv, env);
+    EXPECT_EQ(r.exit_code, 0) << argv[0] << "\n" << r.err;
+    EXPECT_EQ(count_agent_lines(r.err + r.out), 0u) << argv[0] << " printed agent noise:\n" << r.err << r.out;
+  }
+  EXPECT_FALSE(read_portfile(dir.path("tool-port"), 0ms)) << "a JDK tool started the agent's server";
+  EXPECT_EQ(app.get("/metrics").status, 200);
+}
+
+JVMSIGHT_ALL_JDKS(FailOpen);
+
+}  // namespace
+}  // namespace jvmsight::test

@@ -1,0 +1,73 @@
+#include "agent/job_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+namespace jvmsight {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Runs the queue on a thread, as the agent thread does.
+struct Runner {
+  JobQueue& q;
+  std::thread t;
+  explicit Runner(JobQueue& queue) : q(queue), t([this] {
+    while (q.run_until(JobQueue::Clock::now() + 50ms)) {
+    }
+  }) {}
+  ~Runner() {
+    q.close();
+    t.join();
+  }
+};
+
+TEST(JobQueue, CallReturnsTheResultFromTheRunningThread) {
+  JobQueue q(4);
+  Runner r(q);
+  std::thread::id caller = std::this_thread::get_id();
+  auto result = q.call<bool>([caller] { return std::this_thread::get_id() != caller; }, 5s);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_TRUE(*result);
+}
+
+TEST(JobQueue, FullQueueRefusesAtOnce) {
+  JobQueue q(2);  // nobody runs it
+  EXPECT_TRUE(q.post([] {}));
+  EXPECT_TRUE(q.post([] {}));
+  EXPECT_FALSE(q.post([] {}));
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(q.call<int>([] { return 1; }, 5s).has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);  // refused, not waited out
+}
+
+TEST(JobQueue, CallTimesOutWhenNobodyRuns) {
+  JobQueue q(4);
+  EXPECT_FALSE(q.call<int>([] { return 1; }, 50ms).has_value());
+}
+
+TEST(JobQueue, CloseWakesWaitingCallersAtOnce) {
+  JobQueue q(4);
+  std::thread closer([&] {
+    std::this_thread::sleep_for(50ms);
+    q.close();
+  });
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(q.call<int>([] { return 1; }, 30s).has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  closer.join();
+  EXPECT_FALSE(q.post([] {}));
+  EXPECT_FALSE(q.run_until(JobQueue::Clock::now()));
+}
+
+TEST(JobQueue, AThrowingJobDoesNotStopTheQueue) {
+  JobQueue q(4);
+  Runner r(q);
+  EXPECT_TRUE(q.post([] { throw std::runtime_error("boom"); }));
+  EXPECT_EQ(q.call<int>([] { return 7; }, 5s), 7);
+}
+
+}  // namespace
+}  // namespace jvmsight

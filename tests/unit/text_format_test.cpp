@@ -1,0 +1,45 @@
+#include "exporters/prometheus/text_format.h"
+
+#include <gtest/gtest.h>
+
+namespace jvmsight {
+namespace {
+
+TEST(PrometheusText, GaugesCountersAndLabels) {
+  MetricFamilies f;
+  add_sample(add_family(f, "jvm_threads_current", MetricType::gauge, "Current thread count"), 12);
+  auto& st = add_family(f, "jvm_threads_state", MetricType::gauge, "by state");
+  add_sample(st, 3, {{"state", "BLOCKED"}});
+  add_sample(add_family(f, "jvm_threads_started_total", MetricType::counter, "started"), 40);
+  std::string text = to_prometheus_text(f);
+  EXPECT_NE(text.find("# TYPE jvm_threads_current gauge\njvm_threads_current 12\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("jvm_threads_state{state=\"BLOCKED\"} 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("# TYPE jvm_threads_started_total counter\njvm_threads_started_total 40\n"), std::string::npos)
+      << text;
+}
+
+TEST(PrometheusText, LabelValuesAreEscaped) {
+  MetricFamilies f;
+  add_sample(add_family(f, "x", MetricType::gauge, "h"), 1, {{"name", "a\"b\\c\nd"}});
+  EXPECT_NE(to_prometheus_text(f).find("x{name=\"a\\\"b\\\\c\\nd\"} 1"), std::string::npos);
+}
+
+TEST(PrometheusText, HistogramBucketsAreCumulativeWithInf) {
+  MetricFamilies f;
+  auto& h = add_family(f, "pause_seconds", MetricType::histogram, "h");
+  Sample s;
+  s.histogram.upper_bounds = {0.01, 0.1};
+  s.histogram.bucket_counts = {2, 3, 1};
+  s.histogram.count = 6;
+  s.histogram.sum = 0.5;
+  h.samples.push_back(s);
+  std::string text = to_prometheus_text(f);
+  EXPECT_NE(text.find("pause_seconds_bucket{le=\"0.01\"} 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("pause_seconds_bucket{le=\"0.1\"} 5\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("pause_seconds_bucket{le=\"+Inf\"} 6\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("pause_seconds_count 6\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("pause_seconds_sum 0.5\n"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace jvmsight
