@@ -113,7 +113,7 @@ void Agent::start_live(JNIEnv* jni) {
 }
 
 void Agent::build_collectors(JNIEnv* jni) {
-  thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_mx_bean_);
+  thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_roster_, thread_mx_bean_, native_states());
   collectors_.push_back({"threads", std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_)});
 }
 
@@ -129,6 +129,14 @@ void Agent::start_http() {
   if (!options_.portfile.empty() && !write_portfile(options_.portfile, server_->port()))
     log::warn("cannot write portfile ", options_.portfile);
   log::info("serving http://", options_.host, ":", server_->port(), "/metrics");
+}
+
+bool Agent::native_states() const {
+  if (options_.native_states != Options::NativeStates::auto_) return options_.native_states == Options::NativeStates::on;
+  // JVM TI 21+ (0x3015....) makes GetThreadState wait out virtual-thread transitions.
+  jint version = 0;
+  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return false;
+  return ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) < 21;
 }
 
 std::optional<MetricFamilies> Agent::metrics() {

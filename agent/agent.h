@@ -16,6 +16,7 @@
 #include "agent/options.h"
 #include "collectors/collector.h"
 #include "collectors/thread_mx_bean.h"
+#include "collectors/thread_roster.h"
 #include "collectors/virtual_thread_counter.h"
 #include "exporters/http/http_server.h"
 
@@ -29,12 +30,14 @@ class Agent {
   void on_vm_init(JNIEnv* jni);
   void on_vm_death();
   VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+  ThreadRoster& thread_roster() { return thread_roster_; }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
   void start_live(JNIEnv* jni);
   void build_collectors(JNIEnv* jni);
   void start_http();
+  bool native_states() const;
   std::optional<MetricFamilies> metrics();
   MetricFamilies collect_now();
 
@@ -46,6 +49,7 @@ class Agent {
   VirtualThreadCounter virtual_threads_;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
+  ThreadRoster thread_roster_;
   struct NamedCollector {
     std::string name;  // the `collector` label of jvmsight_collector_duration_seconds
     std::unique_ptr<Collector> collector;

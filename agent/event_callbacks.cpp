@@ -40,6 +40,7 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   }
 }
 
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start(); }
 void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_start(); }
 void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_end(); }
 
@@ -54,10 +55,12 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   EventCallbacks cb{};
   cb.base.VMInit = on_vm_init;
   cb.base.VMDeath = on_vm_death;
+  cb.base.ThreadStart = on_thread_start;
   cb.virtual_thread_start = on_virtual_thread_start;
   cb.virtual_thread_end = on_virtual_thread_end;
   if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb.base, sizeof(cb)), "SetEventCallbacks")) return false;
   bool ok = enable(jvmti, JVMTI_EVENT_VM_DEATH, "enable VMDeath");
+  ok = enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") && ok;
   if (!live) ok = enable(jvmti, JVMTI_EVENT_VM_INIT, "enable VMInit") && ok;
   if (caps.virtual_threads) {
     bool vt = enable(jvmti, event_virtual_thread_start, "enable VirtualThreadStart") &&

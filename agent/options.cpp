@@ -50,7 +50,7 @@ std::string_view strip_quotes(std::string_view s) {
 
 }  // namespace
 
-std::string_view accepted_option_keys() { return "host, port, portfile, log"; }
+std::string_view accepted_option_keys() { return "host, port, portfile, log, native_states"; }
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
@@ -101,6 +101,14 @@ ParsedOptions parse_options(std::string_view text) {
     } else if (key == "log") {
       if (!log::parse_level(value, o.log_level)) {
         result.error = "bad log level " + quoted(value) + " (expected off, error, warn, info or debug)";
+        return result;
+      }
+    } else if (key == "native_states") {
+      if (value == "auto") o.native_states = Options::NativeStates::auto_;
+      else if (value == "on") o.native_states = Options::NativeStates::on;
+      else if (value == "off") o.native_states = Options::NativeStates::off;
+      else {
+        result.error = "bad native_states " + quoted(value) + " (expected auto, on or off)";
         return result;
       }
     } else {

@@ -13,6 +13,10 @@ struct Options {
   int port = 9404;               // 0 = any free port (see portfile)
   std::string portfile;          // written with the bound port once listening
   log::Level log_level = log::Level::info;
+  // In-native and suspended sub-states need one GetThreadState per RUNNABLE
+  // thread: cheap before JDK 21, ~250 us a call on JDK 21+ (it synchronizes
+  // with virtual-thread transitions). auto = only where cheap.
+  enum class NativeStates { auto_, on, off } native_states = NativeStates::auto_;
 };
 
 struct ParsedOptions {

@@ -25,6 +25,7 @@ bool has_sub_state(jint jvmti_state, ThreadSubState s);
 struct ThreadStateCounts {
   std::array<uint64_t, java_thread_state_count> by_state{};
   std::array<uint64_t, thread_sub_state_count> by_sub_state{};
+  bool native_and_suspended_known = true;  // false when those two bits were not asked for
 
   void add(jint jvmti_state);
   uint64_t of(JavaThreadState s) const { return by_state[static_cast<size_t>(s)]; }

@@ -25,6 +25,8 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
                             "suspended); a thread may be in several");
     for (size_t i = 0; i < thread_sub_state_count; ++i) {
       auto s = static_cast<ThreadSubState>(i);
+      bool needs_jvmti = s == ThreadSubState::native || s == ThreadSubState::suspended;
+      if (needs_jvmti && !counts.native_and_suspended_known) continue;  // absent, not a false zero
       add_sample(subs, counts.of(s), {{"substate", std::string(name_of(s))}});
     }
   }

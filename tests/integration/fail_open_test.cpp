@@ -40,7 +40,7 @@ TEST_P(FailOpen, BadOptionsOneClearLineAndTheProgramCompletes) {
     const char* options;
     const char* line;
   } cases[] = {
-      {"bogus=1", "jvmsight: error: unknown option 'bogus' (accepted: host, port, portfile, log); the JVM continues "
+      {"bogus=1", "jvmsight: error: unknown option 'bogus' (accepted: host, port, portfile, log, native_states); the JVM continues "
                   "without jvmsight"},
       {"port=99999", "jvmsight: error: bad port '99999' (expected a number from 0 to 65535"},
       {"host=example.com", "jvmsight: error: bad host 'example.com'"},

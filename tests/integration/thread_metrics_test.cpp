@@ -25,8 +25,9 @@ std::map<std::string, long> agent_view(const PromScrape& s) {
   return v;
 }
 
+// native_states=on: the in-native sub-state is compared too, on every JDK.
 TEST_P(ThreadMetrics, CountsMatchThreadMXBeanExactly) {
-  AgentJvm jvm(GetParam(), "ThreadStates", {"3", "2", "4", "2"});
+  AgentJvm jvm(GetParam(), "ThreadStates", {"3", "2", "4", "2"}, "native_states=on");
   ASSERT_GT(jvm.port, 0);
   // The JVM's own background threads may wake briefly: poll (bounded) until
   // a scrape and the fixture's ground truth taken right after agree.
@@ -42,6 +43,17 @@ TEST_P(ThreadMetrics, CountsMatchThreadMXBeanExactly) {
   EXPECT_GE(seen["BLOCKED"], 3);
   EXPECT_GE(seen["sleeping"], 4);
   EXPECT_GE(seen["parked"], 3);  // 2 parked + the monitor holder
+}
+
+TEST_P(ThreadMetrics, NativeStatesByDefaultOnlyWhereCheap) {
+  AgentJvm jvm(GetParam(), "ThreadStates");
+  ASSERT_GT(jvm.port, 0);
+  PromScrape s = jvm.scrape();
+  bool cheap = GetParam().feature < 21;
+  EXPECT_EQ(s.value("jvmsight_threads_substate", {{"substate", "native"}}).has_value(), cheap);
+  EXPECT_EQ(s.value("jvmsight_threads_substate", {{"substate", "suspended"}}).has_value(), cheap);
+  EXPECT_TRUE(s.value("jvmsight_threads_substate", {{"substate", "parked"}}));
+  EXPECT_GE(s.value("jvm_threads_state", {{"state", "BLOCKED"}}).value_or(0), 3);
 }
 
 TEST_P(ThreadMetrics, AllSixStatesAlwaysPresentAndTypesRight) {

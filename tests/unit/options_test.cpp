@@ -23,6 +23,12 @@ TEST(Options, AllKeysParsed) {
   EXPECT_EQ(p.options.log_level, log::Level::debug);
 }
 
+TEST(Options, NativeStates) {
+  EXPECT_EQ(parse_options("").options.native_states, Options::NativeStates::auto_);
+  EXPECT_EQ(parse_options("native_states=on").options.native_states, Options::NativeStates::on);
+  EXPECT_EQ(parse_options("native_states=off").options.native_states, Options::NativeStates::off);
+}
+
 TEST(Options, JcmdQuotesAreStripped) {
   auto p = parse_options("\"port=1234,log=warn\"");
   ASSERT_TRUE(p.ok()) << p.error;
@@ -54,7 +60,7 @@ TEST_P(OptionErrors, NamesTheProblemAndWhatIsAccepted) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, OptionErrors,
-    ::testing::Values(BadOption{"bogus=1", "unknown option 'bogus' (accepted: host, port, portfile, log)"},
+    ::testing::Values(BadOption{"bogus=1", "unknown option 'bogus' (accepted: host, port, portfile, log, native_states)"},
                       BadOption{"port", "option 'port' has no value"},
                       BadOption{"port=1,,log=info", "empty option"},
                       BadOption{"port=1,port=2", "option 'port' given twice"},
@@ -63,6 +69,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadOption{"port=12x", "bad port '12x'"}, BadOption{"port=", "bad port ''"},
                       BadOption{"host=example.com", "bad host 'example.com' (expected a numeric IPv4 or IPv6"},
                       BadOption{"host=", "bad host ''"}, BadOption{"portfile=", "bad portfile ''"},
+                      BadOption{"native_states=yes", "bad native_states 'yes' (expected auto, on or off)"},
                       BadOption{"log=loud", "bad log level 'loud' (expected off, error, warn, info or debug)"}));
 
 TEST(Options, LongInputIsEchoedBounded) {

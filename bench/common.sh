@@ -1,0 +1,44 @@
+# Shared by the bench scripts: paths, JDK discovery, and writing a section of
+# docs/BENCHMARKS.md between <!-- bench:NAME --> markers.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+AGENT=$BUILD/agent/libjvmsight.so
+CLASSES=$BUILD/bench/classes
+[ -f "$AGENT" ] || { echo "build first: cmake -S . -B build && make -C build (no $AGENT)" >&2; exit 1; }
+
+# Every full JDK under /usr/lib/jvm, one per real java binary.
+bench_jdks() {
+  local seen="" home real
+  for home in /usr/lib/jvm/*; do
+    [ -x "$home/bin/jcmd" ] || continue
+    real=$(readlink -f "$home/bin/java")
+    case " $seen " in *" $real "*) continue ;; esac
+    seen="$seen $real"
+    echo "$home"
+  done
+}
+
+compile_bench() {
+  mkdir -p "$CLASSES"
+  /usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 17 -d "$CLASSES" "$ROOT"/bench/java/*.java
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+# write_section NAME FILE: replaces the section NAME of docs/BENCHMARKS.md with FILE's content.
+write_section() {
+  local name=$1 content=$2 doc=$ROOT/docs/BENCHMARKS.md
+  python3 - "$doc" "$name" "$content" <<'PY'
+import sys, re
+doc, name, content = sys.argv[1], sys.argv[2], open(sys.argv[3]).read().rstrip("\n")
+text = open(doc).read()
+begin, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
+block = f"{begin}\n{content}\n{end}"
+if begin in text:
+    text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda m: block, text, flags=re.S)
+else:
+    text = text.rstrip("\n") + "\n\n" + block + "\n"
+open(doc, "w").write(text)
+PY
+}
