@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine (as root):
+#   scripts/quickstart.sh demo   install what is missing, build, run the demo workload with the agent
+#   scripts/quickstart.sh test   install what is missing, build, run every test
+#   scripts/quickstart.sh build  install what is missing and build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+MODE=${1:-}
+case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
+
+PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev
+          libgtest-dev libgmock-dev prometheus curl python3 ca-certificates)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  echo "==> installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  echo "==> building into build/"
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j"$(nproc)"
+}
+
+run_demo() {
+  local port=${DEMO_PORT:-9404} classes=build/demo
+  mkdir -p "$classes"
+  /usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 17 -d "$classes" demo/JvmsightDemo.java
+  echo "==> demo workload running with the agent"
+  echo "    metrics: http://localhost:$port/metrics   (Ctrl-C to stop)"
+  exec java "-agentpath:$ROOT/build/agent/libjvmsight.so=port=$port" -cp "$classes" JvmsightDemo ${DEMO_SECONDS:-}
+}
+
+run_tests() {
+  echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm)"
+  ctest --test-dir build --output-on-failure -j2 --timeout 600
+}
+
+install_missing
+build
+case "$MODE" in
+  demo) run_demo ;;
+  test) run_tests ;;
+esac
