@@ -48,12 +48,37 @@ final class GroundTruth {
         return b.toString();
     }
 
-    /** Serves "report" (prints a fresh THREADS line) and "exit" from stdin until EOF. */
+    private static final java.util.List<Thread> spawned = new java.util.ArrayList<>();
+
+    /**
+     * Serves commands from stdin until EOF or "exit": "report" prints a fresh
+     * THREADS line; "spawn N" starts N sleeping threads and "end" ends them
+     * (each answered by a DONE line once the threads are running or gone).
+     */
     static void serveCommands() throws Exception {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String line; (line = in.readLine()) != null; ) {
             if (line.equals("report")) System.out.println("THREADS " + threads());
             else if (line.equals("exit")) break;
+            else if (line.startsWith("spawn ")) {
+                Map<Thread, Thread.State> expected = new java.util.HashMap<>();
+                for (int i = Integer.parseInt(line.substring(6)); i > 0; i--) {
+                    Thread t = new Thread(() -> {
+                        try { Thread.sleep(600_000); } catch (InterruptedException e) { }
+                    }, "spawned-" + spawned.size());
+                    t.setDaemon(true);
+                    t.start();
+                    spawned.add(t);
+                    expected.put(t, Thread.State.TIMED_WAITING);
+                }
+                awaitStates(expected);
+                System.out.println("DONE spawned=" + spawned.size());
+            } else if (line.equals("end")) {
+                for (Thread t : spawned) t.interrupt();
+                for (Thread t : spawned) t.join();
+                spawned.clear();
+                System.out.println("DONE spawned=0");
+            }
             System.out.flush();
         }
     }
