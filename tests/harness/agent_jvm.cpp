@@ -1,5 +1,7 @@
 #include "tests/harness/agent_jvm.h"
 
+#include "tests/harness/thread_truth.h"
+
 namespace jvmsight::test {
 
 AgentJvm::AgentJvm(const Jdk& jdk, const std::string& main_class, const std::vector<std::string>& args,
@@ -28,12 +30,9 @@ PromScrape AgentJvm::scrape() const {
 }
 
 std::string AgentJvm::report(const std::string& prefix) {
-  size_t before = 0;
-  for (size_t n = 1; process->wait_for_line(prefix + " ", 0ms, n); ++n) before = n;
-  process->send("report");
-  auto line = process->wait_for_line(prefix + " ", 30s, before + 1);
-  EXPECT_TRUE(line) << "fixture gave no " << prefix << " report";
-  return line ? *line : "";
+  std::string line = request_report(*process, prefix);
+  EXPECT_FALSE(line.empty()) << "fixture gave no " << prefix << " report";
+  return line;
 }
 
 }  // namespace jvmsight::test

@@ -2,45 +2,21 @@
 // thread counts, plus a second load that must change nothing.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <thread>
-
 #include "tests/harness/agent_jvm.h"
+#include "tests/harness/thread_truth.h"
 
 namespace jvmsight::test {
 namespace {
 
 class Loading : public ::testing::TestWithParam<Jdk> {};
 
-// Polls (bounded) until a scrape agrees with the fixture's ground truth on
-// the stable counts; returns the last mismatch description, or "".
-std::string agree_with_jvm(Process& jvm, int port) {
-  std::string last;
-  for (int attempt = 0; attempt < 10; ++attempt) {
-    auto r = http_get(port, "/metrics");
-    PromScrape s(r.body);
-    size_t before = 0;
-    for (size_t n = 1; jvm.wait_for_line("THREADS ", 0ms, n); ++n) before = n;
-    jvm.send("report");
-    auto line = jvm.wait_for_line("THREADS ", 30s, before + 1);
-    if (!line) return "fixture gave no report";
-    auto truth = parse_report(*line);
-    last.clear();
-    for (const char* st : {"RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING"})
-      if (s.value("jvm_threads_state", {{"state", st}}) != double(truth[st]))
-        last += std::string(st) + ": agent " + std::to_string(s.value("jvm_threads_state", {{"state", st}}).value_or(-1)) +
-                " jvm " + std::to_string(truth[st]) + "; ";
-    if (s.value("jvm_threads_current") != double(truth["current"])) last += "current differs; ";
-    if (last.empty()) return "";
-    std::this_thread::sleep_for(200ms);
-  }
-  return last;
-}
+// The stable counts a load must get right.
+const std::vector<std::string> stable = {"RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "current"};
 
 TEST_P(Loading, ByAgentpath) {
   AgentJvm jvm(GetParam(), "ThreadStates");
   ASSERT_GT(jvm.port, 0);
-  EXPECT_EQ(agree_with_jvm(*jvm.process, jvm.port), "");
+  EXPECT_EQ(threads_agree(*jvm.process, jvm.port, stable), "");
   EXPECT_NE(jvm.process->err().find("jvmsight: serving http://127.0.0.1:" + std::to_string(jvm.port) + "/metrics"),
             std::string::npos)
       << jvm.process->err();
@@ -53,7 +29,7 @@ TEST_P(Loading, ByJavaToolOptions) {
   ASSERT_TRUE(jvm.wait_for_line("READY", 60s)) << jvm.err();
   auto port = read_portfile(dir.path("port"), 30s);
   ASSERT_TRUE(port) << jvm.err();
-  EXPECT_EQ(agree_with_jvm(jvm, *port), "");
+  EXPECT_EQ(threads_agree(jvm, *port, stable), "");
 }
 
 TEST_P(Loading, ByJcmdAttachAndSecondAttachChangesNothing) {
@@ -69,7 +45,7 @@ TEST_P(Loading, ByJcmdAttachAndSecondAttachChangesNothing) {
   EXPECT_NE(first.out.find("return code: 0"), std::string::npos) << first.out;
   auto port = read_portfile(dir.path("port"), 30s);
   ASSERT_TRUE(port) << jvm.err();
-  EXPECT_EQ(agree_with_jvm(jvm, *port), "");
+  EXPECT_EQ(threads_agree(jvm, *port, stable), "");
 
   auto second = run({jdk.tool("jcmd"), pid, "JVMTI.agent_load", agent_path(),
                      "\"port=0,host=127.0.0.1,portfile=" + dir.path("port2") + "\""});
@@ -77,7 +53,7 @@ TEST_P(Loading, ByJcmdAttachAndSecondAttachChangesNothing) {
   EXPECT_NE(jvm.err().find("already running in this JVM (port " + std::to_string(*port) + ")"), std::string::npos)
       << jvm.err();
   EXPECT_FALSE(read_portfile(dir.path("port2"), 1s)) << "a second agent started a second server";
-  EXPECT_EQ(agree_with_jvm(jvm, *port), "") << "counts changed after the second load";
+  EXPECT_EQ(threads_agree(jvm, *port, stable), "") << "counts changed after the second load";
 }
 
 TEST_P(Loading, AttachWithBadOptionsFailsTheCommandNotTheJvm) {

@@ -5,41 +5,20 @@
 #include <thread>
 
 #include "tests/harness/agent_jvm.h"
+#include "tests/harness/thread_truth.h"
 
 namespace jvmsight::test {
 namespace {
 
 class ThreadMetrics : public ::testing::TestWithParam<Jdk> {};
 
-// The agent's view of the stable thread counts, in the fixture's report keys.
-std::map<std::string, long> agent_view(const PromScrape& s) {
-  std::map<std::string, long> v;
-  for (const char* state : {"NEW", "RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "TERMINATED"})
-    v[state] = static_cast<long>(s.value("jvm_threads_state", {{"state", state}}).value_or(-1));
-  for (const char* sub : {"parked", "sleeping", "object_wait", "native"})
-    v[sub] = static_cast<long>(s.value("jvmsight_threads_substate", {{"substate", sub}}).value_or(-1));
-  v["current"] = static_cast<long>(s.value("jvm_threads_current").value_or(-1));
-  v["daemon"] = static_cast<long>(s.value("jvm_threads_daemon").value_or(-1));
-  v["peak"] = static_cast<long>(s.value("jvm_threads_peak").value_or(-1));
-  v["started"] = static_cast<long>(s.value("jvm_threads_started_total").value_or(-1));
-  return v;
-}
-
 // native_states=on: the in-native sub-state is compared too, on every JDK.
 TEST_P(ThreadMetrics, CountsMatchThreadMXBeanExactly) {
   AgentJvm jvm(GetParam(), "ThreadStates", {"3", "2", "4", "2"}, "native_states=on");
   ASSERT_GT(jvm.port, 0);
-  // The JVM's own background threads may wake briefly: poll (bounded) until
-  // a scrape and the fixture's ground truth taken right after agree.
-  std::map<std::string, long> truth, seen;
-  for (int attempt = 0; attempt < 10; ++attempt) {
-    seen = agent_view(jvm.scrape());
-    truth = parse_report(jvm.report());
-    if (seen == truth) break;
-    std::this_thread::sleep_for(200ms);
-  }
-  EXPECT_EQ(seen, truth) << "agent /metrics vs ThreadMXBean in " << GetParam().name;
+  EXPECT_EQ(threads_agree(*jvm.process, jvm.port), "") << "agent /metrics vs ThreadMXBean in " << GetParam().name;
   // The fixture's own threads, as a floor the JVM's internals cannot explain away.
+  auto seen = agent_thread_view(jvm.scrape());
   EXPECT_GE(seen["BLOCKED"], 3);
   EXPECT_GE(seen["sleeping"], 4);
   EXPECT_GE(seen["parked"], 3);  // 2 parked + the monitor holder
@@ -50,18 +29,12 @@ TEST_P(ThreadMetrics, CountsMatchThreadMXBeanExactly) {
 TEST_P(ThreadMetrics, FollowsThreadsStartedAndEndedBetweenScrapes) {
   AgentJvm jvm(GetParam(), "ThreadStates", {"1", "1", "1", "1"});
   ASSERT_GT(jvm.port, 0);
+  // Everything but "native" (compared above; not collected by default on 21+).
+  const std::vector<std::string> keys = {"NEW", "RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "TERMINATED",
+                                         "parked", "sleeping", "object_wait", "current", "daemon", "peak", "started"};
   auto agree = [&] {
-    std::map<std::string, long> truth, seen;
-    for (int attempt = 0; attempt < 10; ++attempt) {
-      seen = agent_view(jvm.scrape());
-      truth = parse_report(jvm.report());
-      seen.erase("native");  // compared in CountsMatchThreadMXBeanExactly; not collected by default on 21+
-      truth.erase("native");
-      if (seen == truth) break;
-      std::this_thread::sleep_for(200ms);
-    }
-    EXPECT_EQ(seen, truth);
-    return seen;
+    EXPECT_EQ(threads_agree(*jvm.process, jvm.port, keys), "");
+    return agent_thread_view(jvm.scrape());
   };
   long before = agree()["TIMED_WAITING"];
   jvm.process->send("spawn 7");
