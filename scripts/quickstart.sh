@@ -9,8 +9,11 @@ ROOT=$PWD
 MODE=${1:-}
 case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
 
-PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev
-          libgtest-dev libgmock-dev prometheus curl python3 ca-certificates)
+# What the agent and the demo need; the tests add gtest and promtool (Debian's
+# prometheus package, for `promtool check metrics`).
+PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
+TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3)
+[ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {
   local missing=()
@@ -27,7 +30,10 @@ install_missing() {
 
 build() {
   echo "==> building into build/"
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  local tests=ON
+  # The demo needs only the agent; an earlier test build keeps its tests.
+  [ "$MODE" = demo ] && ! dpkg-query -W -f='${Status}' libgtest-dev 2>/dev/null | grep -q "ok installed" && tests=OFF
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJVMSIGHT_BUILD_TESTS=$tests >/dev/null
   cmake --build build -j"$(nproc)"
 }
 
