@@ -48,6 +48,7 @@ run_demo() {
 
 run_tests() {
   echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm)"
+  build/tests/integration_tests --gtest_filter=-* | grep '^\[jvmsight\]'  # which JDKs, which are missing
   ctest --test-dir build --output-on-failure -j2 --timeout 600
 }
 
