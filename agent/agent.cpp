@@ -15,6 +15,7 @@
 #include "collectors/jvmti_thread_source.h"
 #include "collectors/thread_state_collector.h"
 #include "common/log.h"
+#include "exporters/json/gc_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 
 namespace jvmsight {
@@ -28,6 +29,10 @@ constexpr std::chrono::milliseconds snapshot_timeout{5000};
 // the agent thread may still be running, and destroying what they use from a
 // static destructor would crash a JVM that was exiting cleanly.
 std::atomic<Agent*> running{nullptr};
+
+// Drain GC pauses and notifications this often: the buffers stay small and
+// recent pauses reach the histogram and span queue within a fraction of a second.
+constexpr std::chrono::milliseconds gc_poll_interval{250};
 
 std::string system_property(jvmtiEnv* jvmti, const char* name) {
   char* value = nullptr;
@@ -105,6 +110,9 @@ void Agent::start_live(JNIEnv* jni) {
   // Read at VMInit: not all of these are set yet at OnLoad.
   jdk_version_ = system_property(jvmti_, "java.vm.version");
   vm_name_ = system_property(jvmti_, "java.vm.name");
+  agent_thread_.every(gc_poll_interval, [this] {
+    if (gc_) gc_->poll();
+  });
   if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
     return;
@@ -115,11 +123,16 @@ void Agent::start_live(JNIEnv* jni) {
 void Agent::build_collectors(JNIEnv* jni) {
   thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_mx_bean_);
   collectors_.push_back(std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_));
+  auto gc = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns);
+  gc_ = gc.get();
+  gc_->poll();  // installs the GC notification listener before the first pause we time
+  collectors_.push_back(std::move(gc));
 }
 
 void Agent::start_http() {
   std::vector<HttpRoute> routes;
   routes.push_back(metrics_endpoint([this] { return metrics(); }));
+  routes.push_back(gc_endpoint([this] { return gc_report(); }));
   std::string error;
   server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
   if (!server_) {
@@ -133,6 +146,10 @@ void Agent::start_http() {
 
 std::optional<MetricFamilies> Agent::metrics() {
   return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout);
+}
+
+std::optional<GcReport> Agent::gc_report() {
+  return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
 }
 
 MetricFamilies Agent::collect_now() {

@@ -15,6 +15,9 @@
 #include "agent/capabilities.h"
 #include "agent/options.h"
 #include "collectors/collector.h"
+#include "collectors/gc_collector.h"
+#include "collectors/gc_pause_recorder.h"
+#include "collectors/span.h"
 #include "collectors/thread_mx_bean.h"
 #include "collectors/virtual_thread_counter.h"
 #include "exporters/http/http_server.h"
@@ -29,6 +32,7 @@ class Agent {
   void on_vm_init(JNIEnv* jni);
   void on_vm_death();
   VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+  GcPauseRecorder& gc_pauses() { return gc_pauses_; }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -37,6 +41,7 @@ class Agent {
   void start_http();
   std::optional<MetricFamilies> metrics();
   MetricFamilies collect_now();
+  std::optional<GcReport> gc_report();
 
   jvmtiEnv* jvmti_;
   const Options options_;
@@ -44,6 +49,9 @@ class Agent {
   std::string jdk_version_;
   std::string vm_name_;
   VirtualThreadCounter virtual_threads_;
+  GcPauseRecorder gc_pauses_;
+  SpanQueue spans_{1024};  // for the OTLP exporter; bounded, drops when full
+  GcCollector* gc_ = nullptr;  // owned by collectors_; agent thread only
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
   std::vector<std::unique_ptr<Collector>> collectors_;  // agent thread only

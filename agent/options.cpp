@@ -41,6 +41,15 @@ bool parse_host(std::string_view v, std::string& out) {
   return false;
 }
 
+// Milliseconds, decimals allowed (0.5 = 500 us), up to an hour.
+bool parse_span_min_ms(std::string_view v, int64_t& out_ns) {
+  double ms = -1;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), ms, std::chars_format::fixed);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(ms >= 0) || ms > 3600000) return false;
+  out_ns = static_cast<int64_t>(ms * 1e6 + 0.5);
+  return true;
+}
+
 // jcmd passes the argument with its quotes when the user wrote '"a=b,c=d"'.
 std::string_view strip_quotes(std::string_view s) {
   if (s.size() >= 2 && ((s.front() == '"' && s.back() == '"') || (s.front() == '\'' && s.back() == '\'')))
@@ -50,7 +59,7 @@ std::string_view strip_quotes(std::string_view s) {
 
 }  // namespace
 
-std::string_view accepted_option_keys() { return "host, port, portfile, log"; }
+std::string_view accepted_option_keys() { return "host, port, portfile, log, gc_span_min_ms"; }
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
@@ -101,6 +110,13 @@ ParsedOptions parse_options(std::string_view text) {
     } else if (key == "log") {
       if (!log::parse_level(value, o.log_level)) {
         result.error = "bad log level " + quoted(value) + " (expected off, error, warn, info or debug)";
+        return result;
+      }
+    } else if (key == "gc_span_min_ms") {
+      if (!parse_span_min_ms(value, o.gc_span_min_ns)) {
+        result.error = "bad gc_span_min_ms " + quoted(value) +
+                       " (expected milliseconds from 0 to 3600000, decimals allowed, e.g. 0.5 or 10; 0 records "
+                       "every pause)";
         return result;
       }
     } else {

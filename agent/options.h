@@ -1,6 +1,7 @@
 #pragma once
 // The agent's option string: "key=value,key=value", as given after
 // -agentpath:libjvmsight.so= or in jcmd's JVMTI.agent_load argument.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,8 @@ struct Options {
   int port = 9404;               // 0 = any free port (see portfile)
   std::string portfile;          // written with the bound port once listening
   log::Level log_level = log::Level::info;
+  // GC pauses at least this long become span records (0: every pause).
+  int64_t gc_span_min_ns = 0;
 };
 
 struct ParsedOptions {
