@@ -50,10 +50,21 @@ final class GroundTruth {
 
     /** Serves "report" (prints a fresh THREADS line) and "exit" from stdin until EOF. */
     static void serveCommands() throws Exception {
+        serveCommands(line -> {});
+    }
+
+    /** A fixture's own stdin commands, besides "report" and "exit". */
+    interface Command {
+        void run(String line) throws Exception;
+    }
+
+    /** As serveCommands(), passing every other line to extra. */
+    static void serveCommands(Command extra) throws Exception {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String line; (line = in.readLine()) != null; ) {
             if (line.equals("report")) System.out.println("THREADS " + threads());
             else if (line.equals("exit")) break;
+            else extra.run(line);
             System.out.flush();
         }
     }
