@@ -89,11 +89,12 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
     settled.raw = p;
     if (notifications_available && offset_ms_) {
       // Notifications come in collection order, so once one starts after this
-      // pause ended, every notification of this pause is already here.
+      // pause ended, every notification of this pause is already here. A
+      // pause holding several collections gets their notifications within
+      // microseconds of each other: a short wait after the first is enough.
       bool later_seen = false;
       for (const auto& note : notes_)
         later_seen = later_seen || static_cast<double>(note.n.start_ms) + *offset_ms_ > ms(p.end_mono_ns) + slack_ms;
-      if (!later_seen && now_mono_ns - p.end_mono_ns < settle_delay_ns) break;
       const RawGcPause* next = pending_.size() > 1 ? &pending_[1] : nullptr;
       std::vector<Note*> taken;
       for (auto& note : notes_) {
@@ -102,6 +103,8 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
         if (!taken.empty() && next != nullptr && inside(note, *next)) continue;
         taken.push_back(&note);
       }
+      int64_t age = now_mono_ns - p.end_mono_ns;
+      if (!later_seen && age < (taken.empty() ? settle_delay_ns : complete_delay_ns)) break;
       const Note* longest = nullptr;
       for (Note* note : taken) {
         note->used = true;

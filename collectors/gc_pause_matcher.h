@@ -48,6 +48,9 @@ class GcPauseMatcher {
   // A pause waits at most this long for its notification (the JVM's service
   // thread sends them right after the pause; seconds late means never).
   static constexpr int64_t settle_delay_ns = 1'000'000'000;
+  // Once a pause has a notification, wait this long for more of the same
+  // pause (Parallel's scavenge + full collection) before settling it.
+  static constexpr int64_t complete_delay_ns = 50'000'000;
 
   void add_pause(const RawGcPause& pause);
   // Only notifications of stop-the-world collectors: cycle collectors
