@@ -38,6 +38,7 @@ void GcCollector::poll() {
 
 void GcCollector::record(const GcPause& pause) {
   histograms_[pause.gc].observe(static_cast<double>(pause.raw.duration_ns()) / 1e9);
+  for (const auto& c : pause.collections) ++collections_in_pauses_[c];
   SpanRecord span = span_of(pause);
   recent_.push_back(span);
   if (recent_.size() > recent_pause_count) recent_.pop_front();
@@ -73,6 +74,13 @@ void GcCollector::collect(MetricFamilies& out) {
                             "Stop-the-world GC pauses timed by JVM TI GarbageCollectionStart/Finish, by collector "
                             "(\"unknown\" when no GC notification matched the pause)");
   for (const auto& [gc, h] : histograms_) add_histogram(pauses, h.value(), {{"gc", gc}});
+  auto& inside = add_family(out, "jvmsight_gc_pause_collections_total", MetricType::counter,
+                            "Collections (GC notifications) that fell inside a measured pause, by collector; "
+                            "one pause may hold several (e.g. Parallel's System.gc(): scavenge then full)");
+  for (const auto& [gc, n] : collections_in_pauses_) add_sample(inside, static_cast<double>(n), {{"gc", gc}});
+  add_sample(add_family(out, "jvmsight_gc_notifications_unmatched_total", MetricType::counter,
+                        "GC notifications of stop-the-world collectors that fell inside no measured pause"),
+             static_cast<double>(matcher_.unmatched_notifications()));
   add_sample(add_family(out, "jvmsight_gc_pause_max_seconds", MetricType::gauge,
                         "Longest stop-the-world GC pause since the previous scrape (0 if none)"),
              static_cast<double>(max_since_scrape_ns_) / 1e9);

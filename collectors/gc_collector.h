@@ -42,6 +42,7 @@ class GcCollector : public Collector {
   GcMxBeans beans_;
   GcPauseMatcher matcher_;
   std::map<std::string, PauseHistogram> histograms_;  // by collector
+  std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
   int64_t max_since_scrape_ns_ = 0;
   std::deque<SpanRecord> recent_;
 };
