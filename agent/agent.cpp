@@ -123,7 +123,10 @@ void Agent::start_live(JNIEnv* jni) {
 void Agent::build_collectors(JNIEnv* jni) {
   thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_mx_bean_);
   collectors_.push_back(std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_));
-  auto gc = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns);
+  std::optional<bool> notifications;
+  if (options_.gc_notifications != GcNotifications::auto_select)
+    notifications = options_.gc_notifications == GcNotifications::on;
+  auto gc = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
   gc_ = gc.get();
   gc_->poll();  // installs the GC notification listener before the first pause we time
   collectors_.push_back(std::move(gc));

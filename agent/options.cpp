@@ -59,7 +59,7 @@ std::string_view strip_quotes(std::string_view s) {
 
 }  // namespace
 
-std::string_view accepted_option_keys() { return "host, port, portfile, log, gc_span_min_ms"; }
+std::string_view accepted_option_keys() { return "host, port, portfile, log, gc_span_min_ms, gc_notifications"; }
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
@@ -117,6 +117,15 @@ ParsedOptions parse_options(std::string_view text) {
         result.error = "bad gc_span_min_ms " + quoted(value) +
                        " (expected milliseconds from 0 to 3600000, decimals allowed, e.g. 0.5 or 10; 0 records "
                        "every pause)";
+        return result;
+      }
+    } else if (key == "gc_notifications") {
+      if (value == "auto") o.gc_notifications = GcNotifications::auto_select;
+      else if (value == "on") o.gc_notifications = GcNotifications::on;
+      else if (value == "off") o.gc_notifications = GcNotifications::off;
+      else {
+        result.error = "bad gc_notifications " + quoted(value) +
+                       " (expected auto, on or off; auto: on except with ZGC or Shenandoah)";
         return result;
       }
     } else {

@@ -9,6 +9,11 @@
 
 namespace jvmsight {
 
+// Whether pauses are attributed with GC notifications (see docs/METRICS.md):
+// they make the JVM do work inside every pause, which lengthens ZGC and
+// Shenandoah pauses several-fold, so auto leaves them off for those.
+enum class GcNotifications { auto_select, on, off };
+
 struct Options {
   std::string host = "0.0.0.0";  // bind address of the HTTP server
   int port = 9404;               // 0 = any free port (see portfile)
@@ -16,6 +21,7 @@ struct Options {
   log::Level log_level = log::Level::info;
   // GC pauses at least this long become span records (0: every pause).
   int64_t gc_span_min_ns = 0;
+  GcNotifications gc_notifications = GcNotifications::auto_select;
 };
 
 struct ParsedOptions {

@@ -23,8 +23,21 @@ SpanRecord span_of(const GcPause& p) {
 
 }  // namespace
 
+void GcCollector::set_up() {
+  set_up_ = true;
+  if (!beans_.resolve(jni_)) return;
+  bool concurrent = false;
+  std::vector<std::string> stop_the_world;
+  for (const auto& name : beans_.names()) {
+    if (GcMxBeans::is_cycle_collector(name)) concurrent = true;
+    else stop_the_world.push_back(name);
+  }
+  if (notifications_.value_or(!concurrent)) beans_.listen(jni_);
+  if (stop_the_world.size() == 1) matcher_.set_fallback_collector(stop_the_world.front());
+}
+
 void GcCollector::poll() {
-  beans_.resolve(jni_);
+  if (!set_up_) set_up();
   // Notifications first: a notification is sent after its pause ended, so
   // every pause it can belong to is already in the recorder.
   for (auto& n : beans_.drain(jni_))
@@ -66,8 +79,9 @@ void GcCollector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_gc_pause_events_supported", MetricType::gauge,
                         "1 if the JVM sends JVM TI GarbageCollectionStart/Finish to the agent, else 0"),
              recorder_.supported() ? 1 : 0);
-  add_sample(add_family(out, "jvmsight_gc_notifications_supported", MetricType::gauge,
-                        "1 if pauses can be attributed to collectors (GC notifications), else 0"),
+  add_sample(add_family(out, "jvmsight_gc_notifications_enabled", MetricType::gauge,
+                        "1 if pauses are attributed with GC notifications (collector, action, cause), else 0 "
+                        "(option gc_notifications)"),
              beans_.listening() ? 1 : 0);
   if (!recorder_.supported()) return;
   auto& pauses = add_family(out, "jvmsight_gc_pause_seconds", MetricType::histogram,

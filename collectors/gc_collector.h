@@ -7,6 +7,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "collectors/collector.h"
@@ -23,8 +24,11 @@ class GcCollector : public Collector {
  public:
   static constexpr size_t recent_pause_count = 64;
 
-  GcCollector(JNIEnv* jni, GcPauseRecorder& recorder, SpanQueue& spans, int64_t span_min_ns)
-      : jni_(jni), recorder_(recorder), spans_(spans), span_min_ns_(span_min_ns) {}
+  // notifications: nullopt = auto (on unless a concurrent-cycle collector
+  // runs: notifications lengthen ZGC/Shenandoah pauses several-fold).
+  GcCollector(JNIEnv* jni, GcPauseRecorder& recorder, SpanQueue& spans, int64_t span_min_ns,
+              std::optional<bool> notifications)
+      : jni_(jni), recorder_(recorder), spans_(spans), span_min_ns_(span_min_ns), notifications_(notifications) {}
 
   // Periodic (and before every collect/report): moves pauses and
   // notifications out of their buffers while they are fresh.
@@ -34,11 +38,14 @@ class GcCollector : public Collector {
 
  private:
   void record(const GcPause& pause);
+  void set_up();
 
   JNIEnv* jni_;
   GcPauseRecorder& recorder_;
   SpanQueue& spans_;
   const int64_t span_min_ns_;
+  const std::optional<bool> notifications_;
+  bool set_up_ = false;
   GcMxBeans beans_;
   GcPauseMatcher matcher_;
   std::map<std::string, PauseHistogram> histograms_;  // by collector

@@ -27,16 +27,20 @@ bool GcMxBeans::is_cycle_collector(const std::string& name) {
   return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool GcMxBeans::resolve(JNIEnv* jni) {
-  if (tried_) return !beans_.empty();
-  tried_ = true;
-  if (!resolve_beans(jni)) return false;
-  if (!install_listener(jni))
-    log::warn("GC notifications unavailable: pauses are measured but reported with collector \"unknown\"");
+bool GcMxBeans::listen(JNIEnv* jni) {
+  if (tried_listen_) return listening();
+  tried_listen_ = true;
+  if (!resolve(jni)) return false;
+  if (!install_listener(jni)) {
+    log::warn("GC notifications unavailable: pauses are measured but not attributed to collectors");
+    return false;
+  }
   return true;
 }
 
-bool GcMxBeans::resolve_beans(JNIEnv* jni) {
+bool GcMxBeans::resolve(JNIEnv* jni) {
+  if (tried_) return !beans_.empty();
+  tried_ = true;
   LocalFrame frame(jni, 64);
   jclass factory = find(jni, "java/lang/management/ManagementFactory");
   jclass list = find(jni, "java/util/List");
@@ -172,7 +176,7 @@ std::vector<GcBeanReading> GcMxBeans::read(JNIEnv* jni) {
 
 std::vector<GcNotification> GcMxBeans::drain(JNIEnv* jni) {
   std::vector<GcNotification> out;
-  if (!resolve(jni) || queue_ == nullptr) return out;
+  if (queue_ == nullptr) return out;
   for (jint i = 0; i < notification_capacity; ++i) {
     LocalFrame frame(jni, 16);
     jobject n = jni->CallObjectMethod(queue_, poll_);

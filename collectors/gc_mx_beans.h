@@ -31,8 +31,11 @@ class GcMxBeans {
   // Capacity of the notification queue: minutes of young GCs between drains.
   static constexpr jint notification_capacity = 4096;
 
-  // Agent thread only. Resolves the beans (once) and installs the listener.
+  // Agent thread only. Resolves the beans (once).
   bool resolve(JNIEnv* jni);
+  // Installs the notification listener (once); false if it cannot be.
+  bool listen(JNIEnv* jni);
+  const std::vector<std::string>& names() const { return names_; }
   // Current count and time of every collector, in the JVM's order.
   std::vector<GcBeanReading> read(JNIEnv* jni);
   // Takes every delivered notification.
@@ -43,10 +46,10 @@ class GcMxBeans {
   static bool is_cycle_collector(const std::string& name);
 
  private:
-  bool resolve_beans(JNIEnv* jni);
   bool install_listener(JNIEnv* jni);
 
   bool tried_ = false;
+  bool tried_listen_ = false;
   std::vector<jobject> beans_;  // global refs
   std::vector<std::string> names_;
   jmethodID count_ = nullptr;

@@ -120,6 +120,9 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
       }
     } else if (notifications_available && now_mono_ns - p.end_mono_ns < settle_delay_ns) {
       break;  // no offset yet: wait for notifications to calibrate with
+    } else if (!notifications_available && !fallback_gc_.empty()) {
+      settled.gc = fallback_gc_;
+      settled.collections.push_back(fallback_gc_);
     }
     out.push_back(std::move(settled));
     pending_.pop_front();

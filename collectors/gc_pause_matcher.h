@@ -58,8 +58,14 @@ class GcPauseMatcher {
   void add_notification(GcNotification n);
 
   // Returns the pauses whose attribution is final, oldest first. With
-  // notifications unavailable, every pause settles at once as "unknown".
+  // notifications unavailable, every pause settles at once as the fallback
+  // collector.
   std::vector<GcPause> settle(int64_t now_mono_ns, bool notifications_available);
+
+  // Without notifications: the JVM's only stop-the-world collector when it
+  // has exactly one ("ZGC Pauses" on JDK 17, "Shenandoah Pauses"): every
+  // pause is one of its collections. Empty: "unknown".
+  void set_fallback_collector(std::string gc) { fallback_gc_ = std::move(gc); }
 
   // The offset (ms) from the notification time origin to CLOCK_MONOTONIC
   // milliseconds, once known.
@@ -79,6 +85,7 @@ class GcPauseMatcher {
   std::deque<RawGcPause> recent_pauses_;   // calibration window
   std::deque<GcNotification> recent_notes_;
   std::optional<double> offset_ms_;
+  std::string fallback_gc_;
   uint64_t unmatched_notifications_ = 0;
 };
 

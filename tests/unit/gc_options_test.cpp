@@ -48,5 +48,22 @@ TEST(GcOptions, UnknownKeyMessageListsTheGcOption) {
   EXPECT_NE(p.error.find("gc_span_min_ms"), std::string::npos) << p.error;
 }
 
+TEST(GcOptions, NotificationsAutoOnOff) {
+  EXPECT_EQ(parse_options("").options.gc_notifications, GcNotifications::auto_select);
+  EXPECT_EQ(parse_options("gc_notifications=auto").options.gc_notifications, GcNotifications::auto_select);
+  EXPECT_EQ(parse_options("gc_notifications=on").options.gc_notifications, GcNotifications::on);
+  EXPECT_EQ(parse_options("gc_notifications=off").options.gc_notifications, GcNotifications::off);
+}
+
+TEST(GcOptions, NotificationsErrorsSayWhatIsAccepted) {
+  for (const char* bad : {"gc_notifications=", "gc_notifications=yes", "gc_notifications=ON", "gc_notifications=1"}) {
+    auto p = parse_options(bad);
+    EXPECT_FALSE(p.ok()) << bad;
+    EXPECT_NE(p.error.find("bad gc_notifications"), std::string::npos) << p.error;
+    EXPECT_NE(p.error.find("expected auto, on or off"), std::string::npos) << p.error;
+  }
+  EXPECT_EQ(parse_options("gc_notifications=on,gc_notifications=off").error, "option 'gc_notifications' given twice");
+}
+
 }  // namespace
 }  // namespace jvmsight

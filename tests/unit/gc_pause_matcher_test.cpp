@@ -154,6 +154,19 @@ TEST(GcPauseMatcher, WithoutNotificationsEveryPauseSettlesAtOnceAsUnknown) {
   EXPECT_EQ(settled[1].raw.duration_ns(), 2 * ns_per_ms);
 }
 
+TEST(GcPauseMatcher, WithoutNotificationsTheOnlyStopTheWorldCollectorNamesEveryPause) {
+  // gc_notifications off (auto, for ZGC on JDK 17 and Shenandoah): their
+  // one pause bean counts every pause.
+  GcPauseMatcher m;
+  m.set_fallback_collector("Shenandoah Pauses");
+  m.add_pause(pause(1000, 1000.05));
+  auto settled = m.settle(later(1000.05), false);
+  ASSERT_EQ(settled.size(), 1u);
+  EXPECT_EQ(settled[0].gc, "Shenandoah Pauses");
+  EXPECT_EQ(settled[0].collections, std::vector<std::string>{"Shenandoah Pauses"});
+  EXPECT_TRUE(settled[0].cause.empty()) << "no notification, no cause";
+}
+
 TEST(GcPauseMatcher, NotificationOfAPauseNeverSeenIsCountedUnmatched) {
   // E.g. a pause lost to a full pause buffer.
   GcPauseMatcher m;
