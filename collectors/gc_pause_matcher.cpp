@@ -103,8 +103,11 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
         if (!taken.empty() && next != nullptr && inside(note, *next)) continue;
         taken.push_back(&note);
       }
+      // A pause without a notification waits the whole grace period even if
+      // later ones arrived: early on, the offset rests on few samples and
+      // may still move; a wrong offset must not make a pause "unknown".
       int64_t age = now_mono_ns - p.end_mono_ns;
-      if (!later_seen && age < (taken.empty() ? settle_delay_ns : complete_delay_ns)) break;
+      if (taken.empty() ? age < settle_delay_ns : !later_seen && age < complete_delay_ns) break;
       const Note* longest = nullptr;
       for (Note* note : taken) {
         note->used = true;

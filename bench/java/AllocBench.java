@@ -38,19 +38,13 @@ public class AllocBench {
             workers[w] = new Thread(() -> {
                 Object[] live = new Object[4096];
                 java.util.Random r = new java.util.Random(42);
-                long local = 0;
                 while (running) {
                     for (int i = 0; i < 1000; i++) {
                         Object o = (i & 3) == 0 ? new long[16 + r.nextInt(64)] : new StringBuilder(32).append(i);
                         if ((i & 15) == 0) live[r.nextInt(live.length)] = o;
                     }
-                    local += 1000;
-                    if ((local & 0xFFFF) == 0) {
-                        ops.add(local);
-                        local = 0;
-                    }
+                    ops.add(1000);  // per batch: the count is exact to 1000 ops at any moment
                 }
-                ops.add(local);
             });
             workers[w].setDaemon(true);
             workers[w].start();

@@ -154,10 +154,9 @@ TEST_P(GcPauses, CountsAndTimesMatchGarbageCollectorMXBeans) {
   check_counts_and_times(*jvm, !concurrent);
 }
 
-void GcPauses::check_counts_and_times(AgentJvm& jvm_ref, bool notifications) {
+void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   const auto& [jdk, gc] = GetParam();
-  AgentJvm* jvm = &jvm_ref;
-  churn(*jvm, 5, 600);
+  churn(jvm, 5, 600);
 
   // A pause reaches the histogram once its notification arrived (or after a
   // 1 s grace): poll, bounded, until the agent and the JVM agree.
@@ -165,8 +164,8 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm_ref, bool notifications) {
   AgentGc seen;
   std::map<std::string, long> want, stw;
   for (int attempt = 0; attempt < 30; ++attempt) {
-    seen = agent_view(jvm->scrape());
-    truth = read_beans(*jvm);
+    seen = agent_view(jvm.scrape());
+    truth = read_beans(jvm);
     want = expected_pauses(truth, seen, notifications);
     stw.clear();
     for (const auto& [name, b] : truth)
@@ -178,11 +177,11 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm_ref, bool notifications) {
     if (seen.collections == truth && seen.pauses == want && seen.collections_in_pauses == stw) break;
     std::this_thread::sleep_for(200ms);
   }
-  SCOPED_TRACE(jdk.name + " " + gc + ": " + jvm->process->last_line("GC "));
+  SCOPED_TRACE(jdk.name + " " + gc + ": " + jvm.process->last_line("GC "));
   EXPECT_EQ(seen.collections, truth) << "jvm_gc_collection_seconds vs GarbageCollectorMXBeans";
   EXPECT_EQ(seen.collections_in_pauses, stw) << "every stop-the-world collection lies inside a JVM TI pause";
   EXPECT_EQ(seen.pauses, want) << "JVM TI pauses by collector vs the stop-the-world collectors' counts";
-  EXPECT_EQ(jvm->scrape().value("jvmsight_gc_notifications_unmatched_total"), 0.0);
+  EXPECT_EQ(jvm.scrape().value("jvmsight_gc_notifications_unmatched_total"), 0.0);
   if (gc == "G1" && want.count("unknown")) std::printf("[gc] %s G1: %ld Remark/Cleanup pauses unattributed (no bean before JDK 20)\n", jdk.name.c_str(), want["unknown"]);
   long stw_collections = 0, stw_ms = 0;
   for (const auto& [name, b] : truth)
