@@ -103,23 +103,26 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
         if (!taken.empty() && next != nullptr && inside(note, *next)) continue;
         taken.push_back(&note);
       }
-      // A pause without a notification waits the whole grace period even if
-      // later ones arrived: early on, the offset rests on few samples and
-      // may still move; a wrong offset must not make a pause "unknown".
+      // A pause without a notification waits the grace period even if later
+      // ones arrived (early on, the offset rests on few samples and may still
+      // move), and longer while none has: the service thread that sends them
+      // can lag seconds behind on a saturated host.
       int64_t age = now_mono_ns - p.end_mono_ns;
-      if (taken.empty() ? age < settle_delay_ns : !later_seen && age < complete_delay_ns) break;
-      const Note* longest = nullptr;
+      bool wait = taken.empty() ? (later_seen ? age < settle_delay_ns : age < give_up_delay_ns)
+                                : !later_seen && age < complete_delay_ns;
+      if (wait) break;
+      // Several collections in one pause: the pause is the last one's (the
+      // full collection that Parallel's System.gc() runs after a scavenge,
+      // Serial's full collection after a failed young one). Not the longest:
+      // a full collection of an almost empty heap can be the shorter.
       for (Note* note : taken) {
         note->used = true;
         settled.collections.push_back(note->n.gc);
-        if (longest == nullptr ||
-            note->n.end_ms - note->n.start_ms >= longest->n.end_ms - longest->n.start_ms)
-          longest = note;
       }
-      if (longest != nullptr) {
-        settled.gc = longest->n.gc;
-        settled.action = longest->n.action;
-        settled.cause = longest->n.cause;
+      if (!taken.empty()) {
+        settled.gc = taken.back()->n.gc;
+        settled.action = taken.back()->n.action;
+        settled.cause = taken.back()->n.cause;
       }
     } else if (notifications_available && now_mono_ns - p.end_mono_ns < settle_delay_ns) {
       break;  // no offset yet: wait for notifications to calibrate with

@@ -48,6 +48,8 @@ class GcPauseMatcher {
   // A pause waits at most this long for its notification (the JVM's service
   // thread sends them right after the pause; seconds late means never).
   static constexpr int64_t settle_delay_ns = 1'000'000'000;
+  // ...and this long while no later notification shows it will never come.
+  static constexpr int64_t give_up_delay_ns = 10'000'000'000;
   // Once a pause has a notification, wait this long for more of the same
   // pause (Parallel's scavenge + full collection) before settling it.
   static constexpr int64_t complete_delay_ns = 50'000'000;

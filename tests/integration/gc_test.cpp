@@ -129,7 +129,7 @@ class GcPauses : public ::testing::TestWithParam<JdkAndCollector> {
     }
     for (const auto& [name, b] : truth)
       if (!is_cycle_bean(name) && b.count > 0) want[name] = b.count;
-    long shared = 0;  // collections that shared a pause with a longer one
+    long shared = 0;  // collections that shared a pause with a later one
     for (const auto& [name, n] : seen.collections_in_pauses) shared += n;
     for (const auto& [name, n] : seen.pauses)
       if (name != "unknown") shared -= n;
