@@ -80,7 +80,7 @@ class GcPauseMatcher {
     bool used = false;
   };
   void calibrate();
-  bool inside(const Note& note, const RawGcPause& p) const;
+  bool inside(const Note& note, const RawGcPause& p, double slack = 0.5) const;
 
   std::deque<RawGcPause> pending_;
   std::deque<Note> notes_;

@@ -207,6 +207,22 @@ TEST(GcPauseMatcher, WithoutNotificationsTheOnlyStopTheWorldCollectorNamesEveryP
   EXPECT_TRUE(settled[0].cause.empty()) << "no notification, no cause";
 }
 
+TEST(GcPauseMatcher, ANotificationJustOutsideItsPauseIsTakenBeforeGivingUp) {
+  GcPauseMatcher m;
+  double t = origin + 100;
+  for (int i = 0; i < 6; ++i) {
+    double s = t + i * 12.7;
+    m.add_pause(pause(s, s + 1.5));
+    // The fourth collection is reported 1.5 ms off: no strict fit.
+    double skew = i == 3 ? 1.5 : 0;
+    m.add_notification(note("G1 Young Generation", s + 0.1 + skew, s + 1.4 + skew, "n" + std::to_string(i)));
+  }
+  auto settled = m.settle(later(t + 5000), true);
+  ASSERT_EQ(settled.size(), 6u);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(settled[i].cause, "n" + std::to_string(i)) << i;
+  EXPECT_EQ(m.unmatched_notifications(), 0u);
+}
+
 TEST(GcPauseMatcher, NotificationOfAPauseNeverSeenIsCountedUnmatched) {
   // E.g. a pause lost to a full pause buffer.
   GcPauseMatcher m;
