@@ -15,6 +15,7 @@
 #include "collectors/jvmti_thread_source.h"
 #include "collectors/thread_state_collector.h"
 #include "common/log.h"
+#include "exporters/json/gc_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 
 namespace jvmsight {
@@ -28,6 +29,10 @@ constexpr std::chrono::milliseconds snapshot_timeout{5000};
 // the agent thread may still be running, and destroying what they use from a
 // static destructor would crash a JVM that was exiting cleanly.
 std::atomic<Agent*> running{nullptr};
+
+// Drain GC pauses and notifications this often: the buffers stay small and
+// recent pauses reach the histogram and span queue within a fraction of a second.
+constexpr std::chrono::milliseconds gc_poll_interval{250};
 
 std::string system_property(jvmtiEnv* jvmti, const char* name) {
   char* value = nullptr;
@@ -105,6 +110,9 @@ void Agent::start_live(JNIEnv* jni) {
   // Read at VMInit: not all of these are set yet at OnLoad.
   jdk_version_ = system_property(jvmti_, "java.vm.version");
   vm_name_ = system_property(jvmti_, "java.vm.name");
+  agent_thread_.every(gc_poll_interval, [this] {
+    if (gc_) gc_->poll();
+  });
   if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
     return;
@@ -115,11 +123,19 @@ void Agent::start_live(JNIEnv* jni) {
 void Agent::build_collectors(JNIEnv* jni) {
   thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_roster_, thread_mx_bean_, native_states());
   collectors_.push_back({"threads", std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_)});
+  std::optional<bool> notifications;
+  if (options_.gc_notifications != Tristate::auto_)
+    notifications = options_.gc_notifications == Tristate::on;
+  auto gc = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
+  gc_ = gc.get();
+  gc_->poll();  // installs the GC notification listener before the first pause we time
+  collectors_.push_back({"gc", std::move(gc)});
 }
 
 void Agent::start_http() {
   std::vector<HttpRoute> routes;
   routes.push_back(metrics_endpoint([this] { return metrics(); }));
+  routes.push_back(gc_endpoint([this] { return gc_report(); }));
   std::string error;
   server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
   if (!server_) {
@@ -132,7 +148,7 @@ void Agent::start_http() {
 }
 
 bool Agent::native_states() const {
-  if (options_.native_states != Options::NativeStates::auto_) return options_.native_states == Options::NativeStates::on;
+  if (options_.native_states != Tristate::auto_) return options_.native_states == Tristate::on;
   // JVM TI 21+ (0x3015....) makes GetThreadState wait out virtual-thread transitions.
   jint version = 0;
   if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return false;
@@ -141,6 +157,10 @@ bool Agent::native_states() const {
 
 std::optional<MetricFamilies> Agent::metrics() {
   return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout);
+}
+
+std::optional<GcReport> Agent::gc_report() {
+  return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
 }
 
 MetricFamilies Agent::collect_now() {

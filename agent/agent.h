@@ -15,6 +15,9 @@
 #include "agent/capabilities.h"
 #include "agent/options.h"
 #include "collectors/collector.h"
+#include "collectors/gc_collector.h"
+#include "collectors/gc_pause_recorder.h"
+#include "collectors/span.h"
 #include "collectors/thread_mx_bean.h"
 #include "collectors/thread_roster.h"
 #include "collectors/virtual_thread_counter.h"
@@ -31,6 +34,7 @@ class Agent {
   void on_vm_death();
   VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
   ThreadRoster& thread_roster() { return thread_roster_; }
+  GcPauseRecorder& gc_pauses() { return gc_pauses_; }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -40,6 +44,7 @@ class Agent {
   bool native_states() const;
   std::optional<MetricFamilies> metrics();
   MetricFamilies collect_now();
+  std::optional<GcReport> gc_report();
 
   jvmtiEnv* jvmti_;
   const Options options_;
@@ -47,6 +52,9 @@ class Agent {
   std::string jdk_version_;
   std::string vm_name_;
   VirtualThreadCounter virtual_threads_;
+  GcPauseRecorder gc_pauses_;
+  SpanQueue spans_{1024};  // for the OTLP exporter; bounded, drops when full
+  GcCollector* gc_ = nullptr;  // owned by collectors_; agent thread only
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
   ThreadRoster thread_roster_;

@@ -38,10 +38,12 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
   if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
   jvmtiCapabilities wanted{};
   if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
+  wanted.can_generate_garbage_collection_events = potential.can_generate_garbage_collection_events;
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
   jvmtiCapabilities have{};
   if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
   granted.virtual_threads = has_virtual_thread_support(have);
+  granted.gc_events = have.can_generate_garbage_collection_events;
   return granted;
 }
 

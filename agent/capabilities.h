@@ -13,6 +13,7 @@ void add_virtual_thread_support(jvmtiCapabilities& caps);
 
 struct Capabilities {
   bool virtual_threads = false;
+  bool gc_events = false;  // GarbageCollectionStart/Finish
 };
 
 // Adds every wanted capability the JVM can give now; returns what was granted.

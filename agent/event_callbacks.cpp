@@ -41,6 +41,11 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
 }
 
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start(); }
+
+// The VM is stopped: GcPauseRecorder only reads clocks and writes atomics.
+void JNICALL on_gc_start(jvmtiEnv*) { the_agent->gc_pauses().on_start(); }
+void JNICALL on_gc_finish(jvmtiEnv*) { the_agent->gc_pauses().on_finish(); }
+
 void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_start(); }
 void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_end(); }
 
@@ -56,6 +61,8 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   cb.base.VMInit = on_vm_init;
   cb.base.VMDeath = on_vm_death;
   cb.base.ThreadStart = on_thread_start;
+  cb.base.GarbageCollectionStart = on_gc_start;
+  cb.base.GarbageCollectionFinish = on_gc_finish;
   cb.virtual_thread_start = on_virtual_thread_start;
   cb.virtual_thread_end = on_virtual_thread_end;
   if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb.base, sizeof(cb)), "SetEventCallbacks")) return false;
@@ -67,6 +74,13 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
               enable(jvmti, event_virtual_thread_end, "enable VirtualThreadEnd");
     agent->virtual_threads().set_supported(vt);
   }
+  if (caps.gc_events) {
+    bool gc = enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_START, "enable GarbageCollectionStart") &&
+              enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "enable GarbageCollectionFinish");
+    agent->gc_pauses().set_supported(gc);
+  }
+  if (!agent->gc_pauses().supported())
+    log::warn("JVM TI GC events unavailable: GC pauses are not measured (jvm_gc_collection_seconds still is)");
   return ok;
 }
 

@@ -41,6 +41,23 @@ bool parse_host(std::string_view v, std::string& out) {
   return false;
 }
 
+// Milliseconds, decimals allowed (0.5 = 500 us), up to an hour.
+bool parse_span_min_ms(std::string_view v, int64_t& out_ns) {
+  double ms = -1;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), ms, std::chars_format::fixed);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(ms >= 0) || ms > 3600000) return false;
+  out_ns = static_cast<int64_t>(ms * 1e6 + 0.5);
+  return true;
+}
+
+bool parse_tristate(std::string_view v, Tristate& out) {
+  if (v == "auto") out = Tristate::auto_;
+  else if (v == "on") out = Tristate::on;
+  else if (v == "off") out = Tristate::off;
+  else return false;
+  return true;
+}
+
 // jcmd passes the argument with its quotes when the user wrote '"a=b,c=d"'.
 std::string_view strip_quotes(std::string_view s) {
   if (s.size() >= 2 && ((s.front() == '"' && s.back() == '"') || (s.front() == '\'' && s.back() == '\'')))
@@ -50,7 +67,7 @@ std::string_view strip_quotes(std::string_view s) {
 
 }  // namespace
 
-std::string_view accepted_option_keys() { return "host, port, portfile, log, native_states"; }
+std::string_view accepted_option_keys() { return "host, port, portfile, log, native_states, gc_span_min_ms, gc_notifications"; }
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
@@ -104,11 +121,21 @@ ParsedOptions parse_options(std::string_view text) {
         return result;
       }
     } else if (key == "native_states") {
-      if (value == "auto") o.native_states = Options::NativeStates::auto_;
-      else if (value == "on") o.native_states = Options::NativeStates::on;
-      else if (value == "off") o.native_states = Options::NativeStates::off;
-      else {
+      if (!parse_tristate(value, o.native_states)) {
         result.error = "bad native_states " + quoted(value) + " (expected auto, on or off)";
+        return result;
+      }
+    } else if (key == "gc_span_min_ms") {
+      if (!parse_span_min_ms(value, o.gc_span_min_ns)) {
+        result.error = "bad gc_span_min_ms " + quoted(value) +
+                       " (expected milliseconds from 0 to 3600000, decimals allowed, e.g. 0.5 or 10; 0 records "
+                       "every pause)";
+        return result;
+      }
+    } else if (key == "gc_notifications") {
+      if (!parse_tristate(value, o.gc_notifications)) {
+        result.error = "bad gc_notifications " + quoted(value) +
+                       " (expected auto, on or off; auto: on except with ZGC or Shenandoah)";
         return result;
       }
     } else {

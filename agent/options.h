@@ -1,12 +1,19 @@
 #pragma once
 // The agent's option string: "key=value,key=value", as given after
 // -agentpath:libjvmsight.so= or in jcmd's JVMTI.agent_load argument.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "common/log.h"
 
 namespace jvmsight {
+
+// Whether pauses are attributed with GC notifications (see docs/METRICS.md):
+// they make the JVM do work inside every pause, which lengthens ZGC and
+// Shenandoah pauses several-fold, so auto leaves them off for those.
+// Options that the agent can decide for itself (auto) or the user forces.
+enum class Tristate { auto_, on, off };
 
 struct Options {
   std::string host = "0.0.0.0";  // bind address of the HTTP server
@@ -16,7 +23,10 @@ struct Options {
   // In-native and suspended sub-states need one GetThreadState per RUNNABLE
   // thread: cheap before JDK 21, ~250 us a call on JDK 21+ (it synchronizes
   // with virtual-thread transitions). auto = only where cheap.
-  enum class NativeStates { auto_, on, off } native_states = NativeStates::auto_;
+  Tristate native_states = Tristate::auto_;
+  // GC pauses at least this long become span records (0: every pause).
+  int64_t gc_span_min_ns = 0;
+  Tristate gc_notifications = Tristate::auto_;
 };
 
 struct ParsedOptions {

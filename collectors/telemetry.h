@@ -8,7 +8,8 @@
 
 namespace jvmsight {
 
-enum class MetricType { gauge, counter, histogram };
+// summary: count and sum only, no quantiles (client_java's jvm_gc_collection_seconds).
+enum class MetricType { gauge, counter, histogram, summary };
 
 struct Label {
   std::string name;
@@ -22,10 +23,16 @@ struct HistogramValue {
   uint64_t count = 0;
 };
 
+struct SummaryValue {
+  uint64_t count = 0;
+  double sum = 0;
+};
+
 struct Sample {
   std::vector<Label> labels;
   double value = 0;           // gauge and counter
   HistogramValue histogram;   // histogram only
+  SummaryValue summary;       // summary only
 };
 
 struct MetricFamily {
@@ -47,6 +54,20 @@ inline void add_sample(MetricFamily& family, double value, std::vector<Label> la
   Sample s;
   s.labels = std::move(labels);
   s.value = value;
+  family.samples.push_back(std::move(s));
+}
+
+inline void add_histogram(MetricFamily& family, HistogramValue value, std::vector<Label> labels = {}) {
+  Sample s;
+  s.labels = std::move(labels);
+  s.histogram = std::move(value);
+  family.samples.push_back(std::move(s));
+}
+
+inline void add_summary(MetricFamily& family, uint64_t count, double sum, std::vector<Label> labels = {}) {
+  Sample s;
+  s.labels = std::move(labels);
+  s.summary = {count, sum};
   family.samples.push_back(std::move(s));
 }
 

@@ -26,6 +26,10 @@ prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Samp
       m.histogram.sample_sum = h.sum;
       break;
     }
+    case MetricType::summary:
+      m.summary.sample_count = s.summary.count;
+      m.summary.sample_sum = s.summary.sum;
+      break;
   }
   return m;
 }
@@ -34,6 +38,7 @@ prometheus::MetricType to_prometheus_type(MetricType t) {
   switch (t) {
     case MetricType::counter: return prometheus::MetricType::Counter;
     case MetricType::histogram: return prometheus::MetricType::Histogram;
+    case MetricType::summary: return prometheus::MetricType::Summary;
     default: return prometheus::MetricType::Gauge;
   }
 }

@@ -40,8 +40,7 @@ TEST_P(FailOpen, BadOptionsOneClearLineAndTheProgramCompletes) {
     const char* options;
     const char* line;
   } cases[] = {
-      {"bogus=1", "jvmsight: error: unknown option 'bogus' (accepted: host, port, portfile, log, native_states); the JVM continues "
-                  "without jvmsight"},
+      {"bogus=1", "jvmsight: error: unknown option 'bogus' (accepted: host, port, portfile, log, "},
       {"port=99999", "jvmsight: error: bad port '99999' (expected a number from 0 to 65535"},
       {"host=example.com", "jvmsight: error: bad host 'example.com'"},
       {"log=chatty", "jvmsight: error: bad log level 'chatty'"},
@@ -51,6 +50,7 @@ TEST_P(FailOpen, BadOptionsOneClearLineAndTheProgramCompletes) {
     EXPECT_EQ(r.exit_code, 0) << c.options << "\n" << r.err;
     EXPECT_NE(r.out.find("READY"), std::string::npos) << c.options;
     EXPECT_NE(r.err.find(c.line), std::string::npos) << c.options << "\n" << r.err;
+    EXPECT_NE(r.err.find("; the JVM continues without jvmsight"), std::string::npos) << r.err;
     EXPECT_EQ(count_agent_lines(r.err), 1u) << r.err;
   }
 }

@@ -56,6 +56,16 @@ final class GroundTruth {
      * (each answered by a DONE line once the threads are running or gone).
      */
     static void serveCommands() throws Exception {
+        serveCommands(line -> {});
+    }
+
+    /** A fixture's own stdin commands, besides "report" and "exit". */
+    interface Command {
+        void run(String line) throws Exception;
+    }
+
+    /** As serveCommands(), passing every other line to extra. */
+    static void serveCommands(Command extra) throws Exception {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String line; (line = in.readLine()) != null; ) {
             if (line.equals("report")) System.out.println("THREADS " + threads());
@@ -78,7 +88,7 @@ final class GroundTruth {
                 for (Thread t : spawned) t.join();
                 spawned.clear();
                 System.out.println("DONE spawned=0");
-            }
+            } else extra.run(line);
             System.out.flush();
         }
     }

@@ -24,9 +24,9 @@ TEST(Options, AllKeysParsed) {
 }
 
 TEST(Options, NativeStates) {
-  EXPECT_EQ(parse_options("").options.native_states, Options::NativeStates::auto_);
-  EXPECT_EQ(parse_options("native_states=on").options.native_states, Options::NativeStates::on);
-  EXPECT_EQ(parse_options("native_states=off").options.native_states, Options::NativeStates::off);
+  EXPECT_EQ(parse_options("").options.native_states, Tristate::auto_);
+  EXPECT_EQ(parse_options("native_states=on").options.native_states, Tristate::on);
+  EXPECT_EQ(parse_options("native_states=off").options.native_states, Tristate::off);
 }
 
 TEST(Options, JcmdQuotesAreStripped) {
@@ -60,7 +60,7 @@ TEST_P(OptionErrors, NamesTheProblemAndWhatIsAccepted) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, OptionErrors,
-    ::testing::Values(BadOption{"bogus=1", "unknown option 'bogus' (accepted: host, port, portfile, log, native_states)"},
+    ::testing::Values(BadOption{"bogus=1", "unknown option 'bogus' (accepted: host, port, portfile, log, "},
                       BadOption{"port", "option 'port' has no value"},
                       BadOption{"port=1,,log=info", "empty option"},
                       BadOption{"port=1,port=2", "option 'port' given twice"},
@@ -71,6 +71,22 @@ INSTANTIATE_TEST_SUITE_P(
                       BadOption{"host=", "bad host ''"}, BadOption{"portfile=", "bad portfile ''"},
                       BadOption{"native_states=yes", "bad native_states 'yes' (expected auto, on or off)"},
                       BadOption{"log=loud", "bad log level 'loud' (expected off, error, warn, info or debug)"}));
+
+// The list every "unknown option" message shows names exactly the keys the
+// parser knows.
+TEST(Options, AcceptedKeysAreTheParsedKeys) {
+  std::string keys(accepted_option_keys());
+  size_t count = 0;
+  for (size_t pos = 0; pos < keys.size(); ++count) {
+    size_t comma = keys.find(", ", pos);
+    std::string key = keys.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? keys.size() : comma + 2;
+    auto p = parse_options(key + "=x");  // usually a bad value, but never an unknown key
+    EXPECT_EQ(p.error.find("unknown option"), std::string::npos) << key << ": " << p.error;
+  }
+  EXPECT_GE(count, 5u);
+  EXPECT_NE(parse_options("bogus=1").error.find(keys), std::string::npos);
+}
 
 TEST(Options, LongInputIsEchoedBounded) {
   std::string key(5000, 'k');
