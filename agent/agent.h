@@ -15,6 +15,9 @@
 #include "agent/capabilities.h"
 #include "agent/options.h"
 #include "collectors/collector.h"
+#include "collectors/deadlock_detector.h"
+#include "collectors/lock_graph_source.h"
+#include "collectors/thread_info_reader.h"
 #include "collectors/thread_mx_bean.h"
 #include "collectors/virtual_thread_counter.h"
 #include "exporters/http/http_server.h"
@@ -37,6 +40,9 @@ class Agent {
   void start_http();
   std::optional<MetricFamilies> metrics();
   MetricFamilies collect_now();
+  void build_lock_collectors(JNIEnv* jni);
+  void report_deadlock(const DeadlockCycle& cycle);
+  std::vector<DeadlockReport> current_deadlocks();
 
   jvmtiEnv* jvmti_;
   const Options options_;
@@ -48,6 +54,9 @@ class Agent {
   ThreadMxBean thread_mx_bean_;
   std::vector<std::unique_ptr<Collector>> collectors_;  // agent thread only
   std::unique_ptr<ThreadSource> thread_source_;
+  std::unique_ptr<ThreadInfoReader> thread_info_;   // agent thread only
+  std::unique_ptr<LockGraphSource> lock_source_;    // agent thread only
+  DeadlockDetector* deadlock_detector_ = nullptr;   // in collectors_; agent thread only
   std::unique_ptr<HttpServer> server_;
 };
 

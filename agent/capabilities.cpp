@@ -38,10 +38,18 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
   if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
   jvmtiCapabilities wanted{};
   if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
+  wanted.can_get_current_contended_monitor = potential.can_get_current_contended_monitor;
+  wanted.can_get_owned_monitor_info = potential.can_get_owned_monitor_info;
+  wanted.can_get_monitor_info = potential.can_get_monitor_info;
+  wanted.can_generate_monitor_events = potential.can_generate_monitor_events;
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
   jvmtiCapabilities have{};
   if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
   granted.virtual_threads = has_virtual_thread_support(have);
+  granted.contended_monitor = have.can_get_current_contended_monitor;
+  granted.owned_monitors = have.can_get_owned_monitor_info;
+  granted.monitor_info = have.can_get_monitor_info;
+  granted.monitor_events = have.can_generate_monitor_events;
   return granted;
 }
 

@@ -13,6 +13,9 @@ struct Options {
   int port = 9404;               // 0 = any free port (see portfile)
   std::string portfile;          // written with the bound port once listening
   log::Level log_level = log::Level::info;
+  bool details = true;                 // serve /threads and /deadlocks (they show stacks and thread names)
+  int deadlock_check_ms = 500;         // background deadlock check interval; 0 turns it off
+  int lock_classes = 20;               // top K lock classes labelled in contention metrics
 };
 
 struct ParsedOptions {
