@@ -161,6 +161,7 @@ void Agent::report_deadlock(const DeadlockCycle& cycle) {
   std::vector<ThreadKey> ids;
   for (const auto& e : cycle.edges) ids.push_back(e.waiter);
   if (auto threads = thread_info_->threads(ids)) report.threads = std::move(*threads);
+  add_cycle_synchronizers(report);
   log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
              "):\n", deadlocks_text({report}));
 }
@@ -173,6 +174,7 @@ std::vector<DeadlockReport> Agent::current_deadlocks() {
     std::vector<ThreadKey> ids;
     for (const auto& e : c.edges) ids.push_back(e.waiter);
     if (auto threads = thread_info_->threads(ids)) report.threads = std::move(*threads);
+    add_cycle_synchronizers(report);
     out.push_back(std::move(report));
   }
   return out;

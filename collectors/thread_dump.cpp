@@ -11,4 +11,15 @@ WaitVerb wait_verb(const ThreadRecord& t) {
   return WaitVerb::waiting_on;
 }
 
+void add_cycle_synchronizers(DeadlockReport& report) {
+  for (auto& t : report.threads) {
+    for (const auto& e : report.cycle.edges) {
+      if (e.lock.kind != LockKind::juc || !e.owner || *e.owner != t.id) continue;
+      bool known = false;
+      for (const auto& l : t.owned_synchronizers) known = known || l.identity_hash == e.lock.identity_hash;
+      if (!known) t.owned_synchronizers.push_back({e.lock.identity_hash, e.lock.class_name});
+    }
+  }
+}
+
 }  // namespace jvmsight

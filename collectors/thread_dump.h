@@ -54,4 +54,8 @@ struct DeadlockReport {
   std::vector<ThreadRecord> threads;  // may miss a thread that ended (it cannot, while deadlocked)
 };
 
+// Fills each thread's owned j.u.c. locks from the cycle (a ThreadMXBean dump
+// would need a heap walk to know them).
+void add_cycle_synchronizers(DeadlockReport& report);
+
 }  // namespace jvmsight

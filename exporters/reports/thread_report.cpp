@@ -45,6 +45,16 @@ const char* verb_text(WaitVerb v) {
   return "";
 }
 
+const char* verb_json(WaitVerb v) {
+  switch (v) {
+    case WaitVerb::waiting_to_lock: return "waiting_to_lock";
+    case WaitVerb::waiting_on: return "waiting_on";
+    case WaitVerb::parking_to_wait_for: return "parking";
+    case WaitVerb::none: break;
+  }
+  return "";
+}
+
 // The stack with its lock lines, as jstack prints it.
 void append_stack(std::string& s, const ThreadRecord& t) {
   for (size_t i = 0; i < t.stack.size(); ++i) {
@@ -86,7 +96,7 @@ void append_thread_json(std::string& s, const ThreadRecord& t) {
   s += ",\"waiting\":";
   if (t.lock) {
     s += "{\"how\":";
-    append_json_string(s, verb_text(wait_verb(t)));
+    append_json_string(s, verb_json(wait_verb(t)));
     s += ",\"lock\":";
     append_lock_json(s, *t.lock);
     s += ",\"owner\":";
@@ -174,12 +184,9 @@ std::string deadlocks_text(const std::vector<DeadlockReport>& deadlocks) {
       } else {
         s += "\t(stack unavailable)\n";
       }
-      bool header = false;
-      for (const auto& other : d.cycle.edges) {
-        if (other.lock.kind != LockKind::juc || !other.owner || *other.owner != e.waiter) continue;
-        if (!header) s += "\n   Locked ownable synchronizers:\n";
-        header = true;
-        s += "\t- " + lock_text({other.lock.identity_hash, other.lock.class_name}) + "\n";
+      if (const ThreadRecord* t = find(d, e.waiter); t && !t->owned_synchronizers.empty()) {
+        s += "\n   Locked ownable synchronizers:\n";
+        for (const auto& l : t->owned_synchronizers) s += "\t- " + lock_text(l) + "\n";
       }
     }
     s += "\n";

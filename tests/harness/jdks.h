@@ -1,6 +1,7 @@
 #pragma once
 // The JDKs the integration tests run on: every full JDK under /usr/lib/jvm
 // (or the homes listed in JVMSIGHT_TEST_JDKS, colon-separated).
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct Jdk {
 };
 
 const std::vector<Jdk>& jdks();
+// gtest prints parameters with this instead of their bytes.
+inline void PrintTo(const Jdk& jdk, std::ostream* os) { *os << jdk.name; }
 // Prints which JDKs were found and which expected ones are absent.
 void print_jdk_summary();
 
