@@ -17,6 +17,7 @@
 #include "collectors/jvmti_lock_graph_source.h"
 #include "collectors/jvmti_thread_source.h"
 #include "collectors/mx_bean_lock_graph_source.h"
+#include "collectors/tagged_lock_classes.h"
 #include "collectors/thread_state_collector.h"
 #include "common/log.h"
 #include "exporters/prometheus/metrics_endpoint.h"
@@ -149,9 +150,19 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
                 std::max<long long>(options_.deadlock_check_ms, fallback_check_interval.count()),
                 " ms instead (stops the world briefly; no lock holder metrics)");
   }
+  MonitorContentionCollector::TagResolver resolver;
+  if (capabilities_.tag_objects)
+    resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
+  auto contention = std::make_unique<MonitorContentionCollector>(
+      contention_, static_cast<size_t>(options_.lock_classes), monitor_events_, std::move(resolver));
+  MonitorContentionCollector* contention_ptr = contention.get();
+  collectors_.push_back(std::move(contention));
   auto detector = std::make_unique<DeadlockDetector>(
       *lock_source_, [this](const DeadlockCycle& c) { report_deadlock(c); }, deadlock_confirm_delay,
       [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
+  detector->set_class_sink([contention_ptr](const std::map<int32_t, std::string>& classes) {
+    contention_ptr->learn_classes(classes);
+  });
   deadlock_detector_ = detector.get();
   collectors_.push_back(std::move(detector));
 }

@@ -17,6 +17,8 @@
 #include "collectors/collector.h"
 #include "collectors/deadlock_detector.h"
 #include "collectors/lock_graph_source.h"
+#include "collectors/monitor_contention_collector.h"
+#include "collectors/monitor_contention_recorder.h"
 #include "collectors/thread_info_reader.h"
 #include "collectors/thread_mx_bean.h"
 #include "collectors/virtual_thread_counter.h"
@@ -32,6 +34,9 @@ class Agent {
   void on_vm_init(JNIEnv* jni);
   void on_vm_death();
   VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+  MonitorContentionRecorder& contention() { return contention_; }
+  void set_monitor_events(bool enabled) { monitor_events_ = enabled; }
+  bool tag_locks() const { return capabilities_.tag_objects; }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -50,6 +55,8 @@ class Agent {
   std::string jdk_version_;
   std::string vm_name_;
   VirtualThreadCounter virtual_threads_;
+  MonitorContentionRecorder contention_;  // written by event callbacks
+  bool monitor_events_ = false;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
   std::vector<std::unique_ptr<Collector>> collectors_;  // agent thread only

@@ -42,6 +42,7 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
   wanted.can_get_owned_monitor_info = potential.can_get_owned_monitor_info;
   wanted.can_get_monitor_info = potential.can_get_monitor_info;
   wanted.can_generate_monitor_events = potential.can_generate_monitor_events;
+  wanted.can_tag_objects = potential.can_tag_objects;
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
   jvmtiCapabilities have{};
   if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
@@ -50,6 +51,7 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
   granted.owned_monitors = have.can_get_owned_monitor_info;
   granted.monitor_info = have.can_get_monitor_info;
   granted.monitor_events = have.can_generate_monitor_events;
+  granted.tag_objects = have.can_tag_objects;
   return granted;
 }
 

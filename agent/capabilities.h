@@ -19,6 +19,7 @@ struct Capabilities {
   // Granted at any time.
   bool monitor_info = false;    // GetObjectMonitorUsage
   bool monitor_events = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
+  bool tag_objects = false;     // SetTag/GetObjectsWithTags: classes of contended locks
   bool cheap_deadlock_check() const { return contended_monitor && owned_monitors; }
 };
 
