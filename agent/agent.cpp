@@ -16,6 +16,7 @@
 #include "collectors/jvm_calls.h"
 #include "collectors/jvmti_lock_graph_source.h"
 #include "collectors/jvmti_thread_source.h"
+#include "collectors/lock_queue_collector.h"
 #include "collectors/mx_bean_lock_graph_source.h"
 #include "collectors/tagged_lock_classes.h"
 #include "collectors/thread_state_collector.h"
@@ -157,6 +158,7 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
       contention_, static_cast<size_t>(options_.lock_classes), monitor_events_, std::move(resolver));
   MonitorContentionCollector* contention_ptr = contention.get();
   collectors_.push_back(std::move(contention));
+  collectors_.push_back(std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes)));
   auto detector = std::make_unique<DeadlockDetector>(
       *lock_source_, [this](const DeadlockCycle& c) { report_deadlock(c); }, deadlock_confirm_delay,
       [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });

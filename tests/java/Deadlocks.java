@@ -48,6 +48,7 @@ public class Deadlocks {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String cmd; (cmd = in.readLine()) != null; ) {
             if (cmd.equals("report")) System.out.println(report());
+            else if (cmd.equals("queues")) System.out.println(queues());
             else if (cmd.equals("exit")) break;
             System.out.flush();
         }
@@ -62,6 +63,24 @@ public class Deadlocks {
         if (all != null) for (ThreadInfo ti : mx.getThreadInfo(all)) if (ti != null) names.add(ti.getThreadName());
         return "DEADLOCKED names=" + String.join(",", names) + " all=" + (all == null ? 0 : all.length)
             + " monitor=" + (monitor == null ? 0 : monitor.length);
+    }
+
+    /**
+     * "QUEUES holder=n ... parked.<class>=n": threads waiting per lock owner,
+     * and threads parked per j.u.c. synchronizer class, as ThreadMXBean says.
+     */
+    static String queues() throws Exception {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        java.util.TreeMap<String, Integer> c = new java.util.TreeMap<>();
+        for (ThreadInfo ti : mx.dumpAllThreads(false, false)) {
+            if (ti.getLockOwnerName() != null) c.merge(ti.getLockOwnerName(), 1, Integer::sum);
+            if (ti.getThreadState() == Thread.State.WAITING && ti.getLockInfo() != null
+                && java.util.concurrent.locks.AbstractOwnableSynchronizer.class.isAssignableFrom(Class.forName(ti.getLockInfo().getClassName())))
+                c.merge("parked." + ti.getLockInfo().getClassName(), 1, Integer::sum);
+        }
+        StringBuilder b = new StringBuilder("QUEUES");
+        c.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        return b.toString();
     }
 
     static void cycle(Object[] locks) {
