@@ -140,7 +140,9 @@ void Agent::build_collectors(JNIEnv* jni) {
 void Agent::build_lock_collectors(JNIEnv* jni) {
   thread_info_ = std::make_unique<ThreadInfoReader>(jni, thread_mx_bean_);
   if (capabilities_.cheap_deadlock_check()) {
-    auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info);
+    auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
+                                                         thread_events_ ? &thread_generation_ : nullptr,
+                                                         monitor_events_ ? &monitor_event_count_ : nullptr);
     if (source->ready()) lock_source_ = std::move(source);
   }
   if (!lock_source_) {

@@ -6,6 +6,7 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,11 @@ class Agent {
   MonitorContentionRecorder& contention() { return contention_; }
   void set_monitor_events(bool enabled) { monitor_events_ = enabled; }
   bool tag_locks() const { return capabilities_.tag_objects; }
+  // Bumped by ThreadStart/ThreadEnd: tells the deadlock check its thread list is stale.
+  void on_thread_start_or_end() { thread_generation_.fetch_add(1, std::memory_order_relaxed); }
+  void set_thread_events(bool enabled) { thread_events_ = enabled; }
+  // Bumped by MonitorContendedEnter/Entered: lets the deadlock check reuse monitor edges.
+  void on_monitor_contention_event() { monitor_event_count_.fetch_add(1, std::memory_order_release); }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -57,6 +63,9 @@ class Agent {
   VirtualThreadCounter virtual_threads_;
   MonitorContentionRecorder contention_;  // written by event callbacks
   bool monitor_events_ = false;
+  std::atomic<uint64_t> thread_generation_{0};
+  std::atomic<uint64_t> monitor_event_count_{0};
+  bool thread_events_ = false;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
   std::vector<std::unique_ptr<Collector>> collectors_;  // agent thread only

@@ -71,10 +71,12 @@ uint64_t take_stamp(jvmtiEnv* jvmti, bool enter) {
 }
 
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
+  the_agent->on_monitor_contention_event();
   jvmti->SetThreadLocalStorage(nullptr, stamp(now_ns(), true));
 }
 
 void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
+  the_agent->on_monitor_contention_event();
   uint64_t start = take_stamp(jvmti, true);
   if (start == 0) {
     the_agent->contention().record_untimed();
@@ -100,6 +102,9 @@ void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jbool
   the_agent->contention().record_wait(now > start ? now - start : 0);
 }
 
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->on_thread_start_or_end(); }
+void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->on_thread_start_or_end(); }
+
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
   return jvmti_ok(jvmti, jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr), what);
 }
@@ -111,6 +116,8 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   EventCallbacks cb{};
   cb.base.VMInit = on_vm_init;
   cb.base.VMDeath = on_vm_death;
+  cb.base.ThreadStart = on_thread_start;
+  cb.base.ThreadEnd = on_thread_end;
   cb.base.MonitorContendedEnter = on_monitor_contended_enter;
   cb.base.MonitorContendedEntered = on_monitor_contended_entered;
   cb.base.MonitorWait = on_monitor_wait;
@@ -125,6 +132,8 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
               enable(jvmti, event_virtual_thread_end, "enable VirtualThreadEnd");
     agent->virtual_threads().set_supported(vt);
   }
+  agent->set_thread_events(enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") &&
+                           enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd"));
   if (caps.monitor_events) {
     bool events = enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "enable MonitorContendedEnter") &&
                   enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "enable MonitorContendedEntered") &&

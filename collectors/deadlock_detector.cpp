@@ -53,6 +53,9 @@ void DeadlockDetector::check() {
   if (candidates.empty()) {
     last_check_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
     max_check_seconds_ = std::max(max_check_seconds_, last_check_seconds_);
+    if (recent_seconds_.size() < recent_checks) recent_seconds_.push_back(last_check_seconds_);
+    else recent_seconds_[recent_next_] = last_check_seconds_;
+    recent_next_ = (recent_next_ + 1) % recent_checks;
   }
 }
 
@@ -81,6 +84,11 @@ void DeadlockDetector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_deadlock_check_seconds", MetricType::gauge,
                         "Duration of the last background deadlock check that found no new cycle"),
              last_check_seconds_);
+  std::vector<double> sorted = recent_seconds_;
+  std::sort(sorted.begin(), sorted.end());
+  add_sample(add_family(out, "jvmsight_deadlock_check_median_seconds", MetricType::gauge,
+                        "Median duration of the last 32 background deadlock checks that found no new cycle"),
+             sorted.empty() ? 0 : sorted[sorted.size() / 2]);
   add_sample(add_family(out, "jvmsight_deadlock_check_max_seconds", MetricType::gauge,
                         "Longest background deadlock check that found no new cycle"),
              max_check_seconds_);

@@ -51,6 +51,9 @@ class DeadlockDetector : public Collector {
   uint64_t failed_checks_ = 0;
   double last_check_seconds_ = 0;
   double max_check_seconds_ = 0;
+  std::vector<double> recent_seconds_;  // ring of the last recent_checks durations
+  size_t recent_next_ = 0;
+  static constexpr size_t recent_checks = 32;
 };
 
 }  // namespace jvmsight

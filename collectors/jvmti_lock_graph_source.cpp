@@ -1,11 +1,17 @@
 #include "collectors/jvmti_lock_graph_source.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "collectors/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {
+
+// The compiled JvmsightLockScan class, embedded at build time.
+extern const unsigned char lock_scan_class[];
+extern const size_t lock_scan_class_size;
+
 namespace {
 
 // "Ljava/util/concurrent/locks/ReentrantLock$NonfairSync;" -> "java.util...ReentrantLock$NonfairSync"
@@ -33,8 +39,11 @@ struct JvmtiLockGraphSource::Waiter {
   jthread owner;  // j.u.c.: exclusiveOwnerThread; monitors: filled in later
 };
 
-JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage)
-    : jvmti_(jvmti), jni_(jni), monitor_usage_(monitor_usage) {
+JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
+                                           const std::atomic<uint64_t>* thread_generation,
+                                           const std::atomic<uint64_t>* monitor_events)
+    : jvmti_(jvmti), jni_(jni), monitor_usage_(monitor_usage), thread_generation_(thread_generation),
+      monitor_events_(monitor_events) {
   LocalFrame frame(jni, 8);
   jclass thread = jni->FindClass("java/lang/Thread");
   if (!jni_ok(jni, "FindClass(java.lang.Thread)") || thread == nullptr) return;
@@ -42,12 +51,116 @@ JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool mo
   if (!jni_ok(jni, "Thread.tid")) return;
   park_blocker_ = jni->GetFieldID(thread, "parkBlocker", "Ljava/lang/Object;");
   if (!jni_ok(jni, "Thread.parkBlocker")) return;
+  status_ = jni->GetFieldID(thread, "threadStatus", "I");
+  if (status_ == nullptr) {
+    jni->ExceptionClear();  // NoSuchFieldError: JDK 19+ keeps it in Thread.FieldHolder
+    holder_ = jni->GetFieldID(thread, "holder", "Ljava/lang/Thread$FieldHolder;");
+    jclass holder = holder_ ? jni->FindClass("java/lang/Thread$FieldHolder") : nullptr;
+    status_ = holder ? jni->GetFieldID(holder, "threadStatus", "I") : nullptr;
+    if (status_ == nullptr) {
+      jni->ExceptionClear();  // no such layout: fall back to GetThreadState
+      holder_ = nullptr;
+      log::debug("Thread.threadStatus not found; using GetThreadState");
+    }
+  }
   jclass aos = jni->FindClass("java/util/concurrent/locks/AbstractOwnableSynchronizer");
   if (!jni_ok(jni, "FindClass(AbstractOwnableSynchronizer)") || aos == nullptr) return;
   exclusive_owner_ = jni->GetFieldID(aos, "exclusiveOwnerThread", "Ljava/lang/Thread;");
   if (!jni_ok(jni, "AbstractOwnableSynchronizer.exclusiveOwnerThread")) return;
   aos_ = static_cast<jclass>(jni->NewGlobalRef(aos));
   ready_ = aos_ != nullptr;
+  if (ready_ && !define_lock_scan()) log::debug("JvmsightLockScan unavailable; the deadlock check reads threads via JNI");
+}
+
+bool JvmtiLockGraphSource::define_lock_scan() {
+  LocalFrame frame(jni_, 4);
+  const char* name = "java/util/concurrent/locks/JvmsightLockScan";
+  // The bootstrap loader (null) puts it in java.base, next to AbstractOwnableSynchronizer.
+  jclass cls = jni_->DefineClass(name, nullptr, reinterpret_cast<const jbyte*>(lock_scan_class),
+                                 static_cast<jsize>(lock_scan_class_size));
+  if (cls == nullptr) {
+    jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
+    cls = jni_->FindClass(name);
+    if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
+  }
+  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I)I");
+  if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
+  scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
+  if (scan_class_ == nullptr) return false;
+  warm_up_lock_scan();
+  return true;
+}
+
+void JvmtiLockGraphSource::warm_up_lock_scan() {
+  // Called only twice a second, the scan would stay interpreted for minutes
+  // (about 1 us per thread instead of a few ns): run it enough times now, on
+  // a small array of this thread, for the JIT to compile it. About 20 ms of
+  // agent-thread CPU, once.
+  LocalFrame frame(jni_, 8);
+  jthread self = nullptr;
+  jclass thread = jni_->FindClass("java/lang/Thread");
+  if (thread == nullptr || jvmti_->GetCurrentThread(&self) != JVMTI_ERROR_NONE) {
+    jni_->ExceptionClear();
+    return;
+  }
+  constexpr jsize size = 64;
+  jobjectArray array = jni_->NewObjectArray(size, thread, self);
+  jintArray indices = jni_->NewIntArray(size);
+  if (array == nullptr || indices == nullptr) {
+    jni_->ExceptionClear();
+    return;
+  }
+  for (int i = 0; i < 6000; ++i) {
+    jni_->CallStaticIntMethod(scan_class_, scan_method_, array, indices);
+    if (!jni_ok(jni_, "JvmsightLockScan warm-up")) return;
+  }
+}
+
+std::optional<std::vector<jint>> JvmtiLockGraphSource::java_candidates() {
+  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr) return std::nullopt;
+  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_);
+  if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
+  std::vector<jint> out(static_cast<size_t>(n));
+  if (n > 0) jni_->GetIntArrayRegion(indices_, 0, n, out.data());
+  return out;
+}
+
+jint JvmtiLockGraphSource::state_of(jthread t) {
+  jint state = 0;
+  if (status_ == nullptr) return jvmti_->GetThreadState(t, &state) == JVMTI_ERROR_NONE ? state : 0;
+  if (holder_ == nullptr) return jni_->GetIntField(t, status_);
+  jobject holder = jni_->GetObjectField(t, holder_);
+  if (holder == nullptr) return 0;
+  state = jni_->GetIntField(holder, status_);
+  jni_->DeleteLocalRef(holder);
+  return state;
+}
+
+void JvmtiLockGraphSource::refresh_threads() {
+  for (jthread t : threads_) jni_->DeleteGlobalRef(t);
+  threads_.clear();
+  if (thread_array_) jni_->DeleteGlobalRef(thread_array_);
+  if (indices_) jni_->DeleteGlobalRef(indices_);
+  thread_array_ = nullptr;
+  indices_ = nullptr;
+  LocalFrame frame(jni_, 16);
+  jint count = 0;
+  JvmtiArray<jthread> all(jvmti_);
+  if (!jvmti_ok(jvmti_, jvmti_->GetAllThreads(&count, all.out()), "GetAllThreads")) return;
+  threads_.reserve(static_cast<size_t>(count));
+  for (jint i = 0; i < count; ++i) {
+    if (jthread g = static_cast<jthread>(jni_->NewGlobalRef(all[i]))) threads_.push_back(g);
+    jni_->DeleteLocalRef(all[i]);
+  }
+  if (scan_class_ == nullptr) return;
+  // The same list as a Thread[] for the Java pass, and room for every index.
+  jclass thread = jni_->FindClass("java/lang/Thread");
+  jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads_.size()), thread, nullptr) : nullptr;
+  jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads_.size()));
+  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr) return;
+  for (size_t i = 0; i < threads_.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads_[i]);
+  thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
+  indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
 }
 
 ThreadKey JvmtiLockGraphSource::key_of(jthread t) { return jni_->GetLongField(t, tid_); }
@@ -89,25 +202,63 @@ int32_t JvmtiLockGraphSource::hash_of(jobject o) {
   return hash;
 }
 
+void JvmtiLockGraphSource::remember_monitor_edges(const LockScan& scan, bool from_java, uint64_t events,
+                                                  const std::vector<jint>& candidates) {
+  reuse_valid_ = from_java && scan.graph.cycles().empty();
+  if (!reuse_valid_) return;
+  reuse_events_ = events;
+  reuse_candidates_ = candidates;
+  reuse_edges_.clear();
+  for (const auto& [k, e] : scan.graph.edges())
+    if (e.lock.kind == LockKind::monitor) reuse_edges_.push_back(e);
+}
+
 std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
+  auto result = scan_once(depth, true);
+  if (result && reused_ > 0 && !result->graph.cycles().empty()) {
+    // Reused edges carry no names, and a cycle deserves a fresh look anyway.
+    reuse_valid_ = false;
+    result = scan_once(depth, false);
+  }
+  return result;
+}
+
+std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool allow_reuse) {
   if (!ready_) return std::nullopt;
-  // GetAllThreads makes a local reference per thread, blockers and monitors
-  // add a few more: the frame frees them all at once.
+  // Monitors, blockers and owners make local references: the frame frees them.
   LocalFrame frame(jni_, 64);
   if (!frame.ok()) return std::nullopt;
-  jint count = 0;
-  JvmtiArray<jthread> threads(jvmti_);
-  if (!jvmti_ok(jvmti_, jvmti_->GetAllThreads(&count, threads.out()), "GetAllThreads")) return std::nullopt;
+  auto now = std::chrono::steady_clock::now();
+  uint64_t generation = thread_generation_ ? thread_generation_->load(std::memory_order_relaxed) : 0;
+  if (threads_.empty() || thread_generation_ == nullptr ||
+      (generation != threads_generation_ && now - threads_taken_ >= refresh_interval)) {
+    threads_generation_ = generation;
+    threads_taken_ = now;
+    refresh_threads();
+  }
   LockScan out;
-  out.threads_seen = static_cast<size_t>(count);
+  out.threads_seen = threads_.size();
   const bool full = depth == ScanDepth::full;
+  // The background check asks Java for the few candidates; a full scan (and
+  // a JVM where the Java pass is unavailable) looks at every thread via JNI.
+  std::optional<std::vector<jint>> candidates = full ? std::nullopt : java_candidates();
+  const bool from_java = candidates.has_value();
+  if (!candidates) {
+    candidates.emplace(threads_.size());
+    for (size_t i = 0; i < threads_.size(); ++i) (*candidates)[i] = static_cast<jint>(i);
+  }
+  const uint64_t events = monitor_events_ ? monitor_events_->load(std::memory_order_acquire) : 0;
+  const bool reuse = allow_reuse && from_java && monitor_events_ != nullptr && reuse_valid_ && reused_ < max_reuse &&
+                     events == reuse_events_ && *candidates == reuse_candidates_;
+  reused_ = reuse ? reused_ + 1 : 0;
 
   std::vector<Waiter> waiters;
-  for (jint i = 0; i < count; ++i) {
-    jthread t = threads[i];
-    jint state = 0;
-    if (jvmti_->GetThreadState(t, &state) != JVMTI_ERROR_NONE) continue;
+  for (jint i : *candidates) {
+    if (i < 0 || static_cast<size_t>(i) >= threads_.size()) continue;
+    jthread t = threads_[static_cast<size_t>(i)];
+    jint state = state_of(t);
     if (state & JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER) {
+      if (reuse) continue;  // its edge comes from reuse_edges_
       jobject monitor = nullptr;
       // Null when the thread got the monitor since its state was read.
       if (jvmti_->GetCurrentContendedMonitor(t, &monitor) == JVMTI_ERROR_NONE && monitor != nullptr)
@@ -129,7 +280,12 @@ std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
       waiters.push_back({t, blocker, LockKind::juc, owner});
     }
   }
-  if (waiters.empty()) return out;
+  if (reuse)
+    for (const auto& e : reuse_edges_) out.graph.add(e);
+  if (waiters.empty()) {
+    if (!reuse) remember_monitor_edges(out, from_java, events, *candidates);
+    return out;
+  }
 
   // Monitor owners. A thread in a cycle is itself waiting, so for cycles the
   // waiting threads' own monitors suffice; those handshakes are cheap because
@@ -178,6 +334,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
       out.monitor_classes[e.lock.identity_hash] = class_name_of(w.lock);
     out.graph.add(std::move(e));
   }
+  if (!reuse) remember_monitor_edges(out, from_java, events, *candidates);
   // Names and classes cost allocations: only for what will be shown. In the
   // background check that is the members of cycles, usually none.
   std::vector<ThreadKey> shown;
@@ -188,14 +345,11 @@ std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
       for (const auto& e : c.edges) shown.push_back(e.waiter);
   }
   if (shown.empty()) return out;
-  WaitForGraph named;
+  WaitForGraph named = out.graph;
   for (const auto& w : waiters) {
     ThreadKey k = key_of(w.thread);
     auto it = out.graph.edges().find(k);
-    if (it == out.graph.edges().end() || std::find(shown.begin(), shown.end(), k) == shown.end()) {
-      if (it != out.graph.edges().end()) named.add(it->second);
-      continue;
-    }
+    if (it == out.graph.edges().end() || std::find(shown.begin(), shown.end(), k) == shown.end()) continue;
     WaitEdge e = it->second;
     e.waiter_name = thread_name(w.thread);
     e.lock.class_name = class_name_of(w.lock);

@@ -162,7 +162,9 @@ TEST_P(Deadlock, MatchesThreadMXBeanAndJstack) {
 
 TEST_P(Deadlock, BackgroundCheckReportsWithoutAnyScrape) {
   const auto& [jdk, c] = GetParam();
-  AgentJvm jvm(jdk, "Deadlocks", {c.kind});
+  // The deadlock forms 1.5 s after start, with other threads blocked all
+  // along: the check is in its steady state (reusing monitor edges) by then.
+  AgentJvm jvm(jdk, "Deadlocks", {c.kind, "1500"});
   ASSERT_GT(jvm.port, 0);
   auto seen = wait_for_stderr(*jvm.process, "deadlock detected", 10s);
   ASSERT_TRUE(seen) << jvm.process->err();
@@ -174,6 +176,7 @@ TEST_P(Deadlock, BackgroundCheckReportsWithoutAnyScrape) {
   // Check every 500 ms + 100 ms confirmation: under 1 s by design. The bound
   // adds JVM and polling noise on a loaded 2-CPU machine, still well under a scrape interval.
   EXPECT_LT(latency, 1500) << "reported " << latency << " ms after forming";
+  EXPECT_EQ(report_deadlocked(jvm.process->err()), parse_truth(*line).names);
 }
 
 std::string case_name(const ::testing::TestParamInfo<std::tuple<Jdk, Case>>& i) {

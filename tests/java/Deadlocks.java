@@ -13,7 +13,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Deadlocks of known shape, with the JVM's own verdict as ground truth.
- * Arg: monitor2 | monitor3 | reentrant | mixed | rwlock | pool.
+ * Args: monitor2 | monitor3 | reentrant | mixed | rwlock | pool, then an
+ * optional delay in ms before the deadlock forms (with 3 threads blocked
+ * behind a busy holder meanwhile).
  * Thread i of a cycle holds lock i and wants lock i+1. "pool" blocks many
  * threads on held locks (monitors, a ReentrantLock, a semaphore, a chain)
  * with no cycle. Prints READY, then once ThreadMXBean agrees:
@@ -26,8 +28,18 @@ public class Deadlocks {
 
     public static void main(String[] args) throws Exception {
         String kind = args.length > 0 ? args[0] : "monitor2";
+        long delayMs = args.length > 1 ? Long.parseLong(args[1]) : 0;
+        // Threads blocked behind a busy holder meanwhile, so the agent's
+        // check has waiting threads to look at before the deadlock forms.
+        Object busy = new Object();
+        Thread busyHolder = daemon("busy-holder", () -> { synchronized (busy) { try { Thread.sleep(delayMs + 60_000); } catch (InterruptedException e) { } } });
+        if (delayMs > 0) {
+            busyHolder.start();
+            for (int i = 0; i < 3; i++) daemon("busy-" + i, () -> { synchronized (busy) { } }).start();
+        }
         System.out.println("READY");
         System.out.flush();
+        Thread.sleep(delayMs);
         switch (kind) {
             case "monitor2": cycle(new Object[] {new Resource(), new Resource()}); break;
             case "monitor3": cycle(new Object[] {new Resource(), new Resource(), new Resource()}); break;
