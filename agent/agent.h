@@ -41,7 +41,8 @@ class Agent {
   // Bumped by ThreadStart/ThreadEnd: tells the deadlock check its thread list is stale.
   void on_thread_start_or_end() { thread_generation_.fetch_add(1, std::memory_order_relaxed); }
   void set_thread_events(bool enabled) { thread_events_ = enabled; }
-  // Bumped by MonitorContendedEnter/Entered: lets the deadlock check reuse monitor edges.
+  // Bumped by MonitorContendedEnter (every new blocking starts there): lets
+  // the deadlock check reuse monitor edges while nothing blocked anew.
   void on_monitor_contention_event() { monitor_event_count_.fetch_add(1, std::memory_order_release); }
 
  private:

@@ -19,7 +19,6 @@ inline constexpr std::array<double, wait_bucket_count> wait_bounds_seconds = {
     0.00001, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10};
 
 struct WaitHistogram {
-  std::atomic<uint64_t> count{0};
   std::atomic<uint64_t> sum_ns{0};
   std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets{};
   void record(uint64_t ns);
@@ -75,10 +74,12 @@ void MonitorContentionRecorder::drain(Fn&& fn) {
   for (size_t i = 0; i < slot_count; ++i) {
     Slot& s = slots_[i];
     int32_t key = s.key.load(std::memory_order_acquire);
-    if (key == 0 || s.waits.count.load(std::memory_order_relaxed) == 0) continue;
-    fn(key, take(s.waits));
+    if (key == 0) continue;
+    WaitTotals t = take(s.waits);
+    if (t.count != 0) fn(key, t);
   }
-  if (overflow_.waits.count.load(std::memory_order_relaxed) != 0) fn(0, take(overflow_.waits));
+  WaitTotals o = take(overflow_.waits);
+  if (o.count != 0) fn(0, o);
 }
 
 // The JVM TI tag given to a lock object on its first contention: nonzero,
