@@ -38,6 +38,7 @@ class Agent {
   MonitorContentionRecorder& contention() { return contention_; }
   void set_monitor_events(bool enabled) { monitor_events_ = enabled; }
   bool tag_locks() const { return capabilities_.tag_objects; }
+  bool wants_contention_events() const { return options_.contention; }
   // Bumped by ThreadStart/ThreadEnd: tells the deadlock check its thread list is stale.
   void on_thread_start_or_end() { thread_generation_.fetch_add(1, std::memory_order_relaxed); }
   void set_thread_events(bool enabled) { thread_events_ = enabled; }

@@ -133,7 +133,7 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   }
   agent->set_thread_events(enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") &&
                            enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd"));
-  if (caps.monitor_events) {
+  if (caps.monitor_events && agent->wants_contention_events()) {
     bool events = enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "enable MonitorContendedEnter") &&
                   enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "enable MonitorContendedEntered") &&
                   enable(jvmti, JVMTI_EVENT_MONITOR_WAIT, "enable MonitorWait") &&

@@ -59,7 +59,7 @@ bool parse_int(std::string_view v, int min, int max, int& out) {
 }  // namespace
 
 std::string_view accepted_option_keys() {
-  return "host, port, portfile, log, details, deadlock_check_ms, lock_classes";
+  return "host, port, portfile, log, details, deadlock_check_ms, lock_classes, contention";
 }
 
 ParsedOptions parse_options(std::string_view text) {
@@ -119,6 +119,13 @@ ParsedOptions parse_options(std::string_view text) {
         return result;
       }
       o.details = value == "on";
+    } else if (key == "contention") {
+      if (value != "on" && value != "off") {
+        result.error = "bad contention " + quoted(value) +
+                       " (expected on or off; off stops the monitor contention and wait events)";
+        return result;
+      }
+      o.contention = value == "on";
     } else if (key == "deadlock_check_ms") {
       if (!parse_int(value, 0, 60000, o.deadlock_check_ms) || (o.deadlock_check_ms > 0 && o.deadlock_check_ms < 50)) {
         result.error = "bad deadlock_check_ms " + quoted(value) +

@@ -16,6 +16,7 @@ struct Options {
   bool details = true;                 // serve /threads and /deadlocks (they show stacks and thread names)
   int deadlock_check_ms = 500;         // background deadlock check interval; 0 turns it off
   int lock_classes = 20;               // top K lock classes labelled in contention metrics
+  bool contention = true;              // JVM TI monitor contention and wait events
 };
 
 struct ParsedOptions {

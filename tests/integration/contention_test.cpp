@@ -70,6 +70,17 @@ TEST_P(Contention, LockClassesOptionBoundsLabels) {
   for (const auto& l : labels) EXPECT_TRUE(l == "HotContention$HotLock" || l == "other") << l;
 }
 
+TEST_P(Contention, OffStopsTheEventsButNotDeadlockDetection) {
+  AgentJvm jvm(GetParam(), "HotContention", {"platform", "4", "1", "1", "2"}, "contention=off");
+  ASSERT_GT(jvm.port, 0);
+  ASSERT_TRUE(jvm.process->wait_for_line("CONTENTION ", 60s));
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.value("jvmsight_monitor_events_enabled"), 0.0);
+  EXPECT_TRUE(s.all("jvmsight_monitor_contended_enter_total").empty());
+  EXPECT_EQ(s.value("jvmsight_monitor_wait_total"), 0.0);
+  EXPECT_EQ(s.value("jvm_threads_deadlocked"), 0.0);
+}
+
 JVMSIGHT_ALL_JDKS(Contention);
 
 }  // namespace

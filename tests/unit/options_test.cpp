@@ -49,8 +49,14 @@ TEST(LockOptions, BadLockClassesIsRejected) {
   expect_error("lock_classes=many", "bad lock_classes");
 }
 
+TEST(LockOptions, ContentionEventsCanBeTurnedOff) {
+  EXPECT_TRUE(parse_options("").options.contention);
+  EXPECT_FALSE(parse_options("contention=off").options.contention);
+  expect_error("contention=no", "bad contention 'no' (expected on or off");
+}
+
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
-  expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes");
+  expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention");
   expect_error("details=on,details=off", "given twice");
 }
 
