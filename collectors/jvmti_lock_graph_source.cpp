@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "collectors/jvm_calls.h"
+#include "collectors/tagged_lock_classes.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -13,15 +14,6 @@ extern const unsigned char lock_scan_class[];
 extern const size_t lock_scan_class_size;
 
 namespace {
-
-// "Ljava/util/concurrent/locks/ReentrantLock$NonfairSync;" -> "java.util...ReentrantLock$NonfairSync"
-std::string java_name(const char* signature) {
-  std::string s(signature ? signature : "?");
-  if (s.size() > 2 && s.front() == 'L' && s.back() == ';') s = s.substr(1, s.size() - 2);
-  for (char& c : s)
-    if (c == '/') c = '.';
-  return s;
-}
 
 // A bound on distinct classes remembered, so a JVM that parks on endless
 // generated classes cannot grow the cache.
@@ -186,7 +178,7 @@ std::string JvmtiLockGraphSource::class_name_of(jobject o) {
   char* sig = nullptr;
   std::string name = "?";
   if (jvmti_->GetClassSignature(cls, &sig, nullptr) == JVMTI_ERROR_NONE) {
-    name = java_name(sig);
+    name = java_class_name(sig);
     jvmti_->Deallocate(reinterpret_cast<unsigned char*>(sig));
   }
   if (class_names_.size() < max_cached_classes) {
