@@ -28,7 +28,8 @@ import statistics, sys
 rows = [dict(x.split("=") for x in l.split()) for l in open(sys.argv[1]) if l.strip()]
 mx = statistics.median(float(r["mx_median_ms"]) for r in rows)
 ag = statistics.median(float(r["agent_median_ms"]) for r in rows)
-print(f"median of runs: findDeadlockedThreads {mx:.3f} ms, jvmsight check {ag:.3f} ms, "
-      f"ratio {statistics.median(float(r['ratio']) for r in rows):.1f}x")
+cpu = statistics.median(float(r["agent_cpu_median_ms"]) for r in rows)
+print(f"median of runs: findDeadlockedThreads {mx:.3f} ms (stop-the-world), jvmsight check {ag:.3f} ms wall "
+      f"({cpu:.3f} ms CPU), ratio {statistics.median(float(r['ratio']) for r in rows):.1f}x wall, {mx / cpu:.1f}x vs CPU")
 PY
 done

@@ -1,8 +1,29 @@
 #include "collectors/deadlock_detector.h"
 
+#include <time.h>
+
 #include <algorithm>
 
+#include "common/log.h"
+
 namespace jvmsight {
+namespace {
+
+// CPU time of the calling thread: what a check costs the machine, apart
+// from time it spent stalled (e.g. by someone else's safepoint).
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
 
 DeadlockDetector::DeadlockDetector(LockGraphSource& source, Reporter reporter, std::chrono::milliseconds confirm_delay,
                                    Sleeper sleeper)
@@ -17,12 +38,21 @@ std::optional<std::vector<DeadlockCycle>> DeadlockDetector::cycles_now() {
 
 void DeadlockDetector::check() {
   auto start = Clock::now();
+  double cpu_start = thread_cpu_seconds();
   ++checks_;
   auto first = cycles_now();
   if (!first) {
     ++failed_checks_;
+    // One clear line when detection does not work at all (not for a
+    // refusal now and then, e.g. while the JVM exits).
+    if (++failures_in_a_row_ == 3 && !said_unavailable_) {
+      said_unavailable_ = true;
+      log::warn("deadlock detection unavailable: neither JVM TI nor ThreadMXBean answered; "
+                "jvm_threads_deadlocked stays 0 (see jvmsight_deadlock_check_failures_total)");
+    }
     return;
   }
+  failures_in_a_row_ = 0;
   std::vector<DeadlockCycle> still;      // confirmed before and seen again
   std::vector<DeadlockCycle> candidates;  // new: need a second look
   for (auto& c : *first) {
@@ -53,8 +83,14 @@ void DeadlockDetector::check() {
   if (candidates.empty()) {
     last_check_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
     max_check_seconds_ = std::max(max_check_seconds_, last_check_seconds_);
-    if (recent_seconds_.size() < recent_checks) recent_seconds_.push_back(last_check_seconds_);
-    else recent_seconds_[recent_next_] = last_check_seconds_;
+    double cpu = thread_cpu_seconds() - cpu_start;
+    if (recent_seconds_.size() < recent_checks) {
+      recent_seconds_.push_back(last_check_seconds_);
+      recent_cpu_seconds_.push_back(cpu);
+    } else {
+      recent_seconds_[recent_next_] = last_check_seconds_;
+      recent_cpu_seconds_[recent_next_] = cpu;
+    }
     recent_next_ = (recent_next_ + 1) % recent_checks;
   }
 }
@@ -84,11 +120,13 @@ void DeadlockDetector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_deadlock_check_seconds", MetricType::gauge,
                         "Duration of the last background deadlock check that found no new cycle"),
              last_check_seconds_);
-  std::vector<double> sorted = recent_seconds_;
-  std::sort(sorted.begin(), sorted.end());
   add_sample(add_family(out, "jvmsight_deadlock_check_median_seconds", MetricType::gauge,
                         "Median duration of the last 32 background deadlock checks that found no new cycle"),
-             sorted.empty() ? 0 : sorted[sorted.size() / 2]);
+             median_of(recent_seconds_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_cpu_median_seconds", MetricType::gauge,
+                        "Median CPU time of the agent thread in the last 32 background deadlock checks that found "
+                        "no new cycle"),
+             median_of(recent_cpu_seconds_));
   add_sample(add_family(out, "jvmsight_deadlock_check_max_seconds", MetricType::gauge,
                         "Longest background deadlock check that found no new cycle"),
              max_check_seconds_);

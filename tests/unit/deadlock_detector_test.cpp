@@ -119,5 +119,13 @@ TEST(DeadlockDetector, FailedScanKeepsStateAndCountsTheFailure) {
   EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 2);
 }
 
+TEST(DeadlockDetector, RepeatedFailuresAreCountedNotFatal) {
+  Fixture f;
+  f.source.script = {std::nullopt};
+  for (int i = 0; i < 5; ++i) f.detector.check();  // logs one line at the third
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_check_failures_total"), 5);
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 0);
+}
+
 }  // namespace
 }  // namespace jvmsight
