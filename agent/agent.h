@@ -44,7 +44,9 @@ class Agent {
   void set_thread_events(bool enabled) { thread_events_ = enabled; }
   // Bumped by MonitorContendedEnter (every new blocking starts there): lets
   // the deadlock check reuse monitor edges while nothing blocked anew.
-  void on_monitor_contention_event() { monitor_event_count_.fetch_add(1, std::memory_order_release); }
+  // A plain store of the event's timestamp (distinct per event) rather than an
+  // atomic add: every contending thread writes this line.
+  void on_monitor_contention_event(uint64_t now_ns) { last_contended_enter_ns_.store(now_ns, std::memory_order_release); }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -66,7 +68,7 @@ class Agent {
   MonitorContentionRecorder contention_;  // written by event callbacks
   bool monitor_events_ = false;
   std::atomic<uint64_t> thread_generation_{0};
-  std::atomic<uint64_t> monitor_event_count_{0};
+  std::atomic<uint64_t> last_contended_enter_ns_{0};
   bool thread_events_ = false;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;

@@ -71,8 +71,9 @@ uint64_t read_stamp(jvmtiEnv* jvmti, bool enter) {
 }
 
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
-  the_agent->on_monitor_contention_event();
-  jvmti->SetThreadLocalStorage(nullptr, stamp(now_ns(), true));
+  uint64_t now = now_ns();
+  the_agent->on_monitor_contention_event(now);
+  jvmti->SetThreadLocalStorage(nullptr, stamp(now, true));
 }
 
 void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {

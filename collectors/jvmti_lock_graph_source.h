@@ -26,7 +26,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
  public:
   // Resolves the JNI ids it needs; check ready() afterwards. thread_generation:
   // bumped by ThreadStart/ThreadEnd (null: take a fresh thread list every scan).
-  // monitor_events: counts MonitorContendedEnter/Entered (null: no reuse).
+  // monitor_events: changes on every MonitorContendedEnter (null: no reuse).
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
                        const std::atomic<uint64_t>* thread_generation, const std::atomic<uint64_t>* monitor_events);
   bool ready() const { return ready_; }
