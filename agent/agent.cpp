@@ -2,21 +2,29 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <thread>
 
 #include "agent/event_callbacks.h"
 #include "agent/jdk_tool.h"
 #include "agent/version.h"
 #include "collectors/jvm_calls.h"
+#include "collectors/jvmti_lock_graph_source.h"
 #include "collectors/jvmti_thread_source.h"
+#include "collectors/lock_queue_collector.h"
+#include "collectors/mx_bean_lock_graph_source.h"
+#include "collectors/tagged_lock_classes.h"
 #include "collectors/thread_state_collector.h"
 #include "common/log.h"
 #include "exporters/json/gc_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
+#include "exporters/reports/report_endpoints.h"
+#include "exporters/reports/thread_report.h"
 
 namespace jvmsight {
 namespace {
@@ -24,6 +32,10 @@ namespace {
 // A scrape waits this long for the agent thread, well inside Prometheus'
 // default 10 s scrape timeout.
 constexpr std::chrono::milliseconds snapshot_timeout{5000};
+// A candidate cycle is looked at again this much later before it is reported.
+constexpr std::chrono::milliseconds deadlock_confirm_delay{100};
+// The ThreadMXBean fallback stops the world: never check more often than this.
+constexpr std::chrono::milliseconds fallback_check_interval{2000};
 
 // The running agent. Deliberately leaked: at JVM exit, civetweb workers and
 // the agent thread may still be running, and destroying what they use from a
@@ -113,6 +125,13 @@ void Agent::start_live(JNIEnv* jni) {
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
+  if (options_.deadlock_check_ms > 0) {
+    auto interval = std::chrono::milliseconds(options_.deadlock_check_ms);
+    if (!capabilities_.cheap_deadlock_check()) interval = std::max(interval, fallback_check_interval);
+    agent_thread_.every(interval, [this] {
+      if (deadlock_detector_) deadlock_detector_->check();
+    });
+  }
   if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
     return;
@@ -130,12 +149,83 @@ void Agent::build_collectors(JNIEnv* jni) {
   gc_ = gc.get();
   gc_->poll();  // installs the GC notification listener before the first pause we time
   collectors_.push_back({"gc", std::move(gc)});
+  build_lock_collectors(jni);
+}
+
+void Agent::build_lock_collectors(JNIEnv* jni) {
+  thread_info_ = std::make_unique<ThreadInfoReader>(jni, thread_mx_bean_);
+  if (capabilities_.cheap_deadlock_check()) {
+    auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
+                                                         thread_events_ ? &thread_generation_ : nullptr,
+                                                         monitor_events_ ? &last_contended_enter_ns_ : nullptr);
+    if (source->ready()) lock_source_ = std::move(source);
+  }
+  if (!lock_source_) {
+    lock_source_ = std::make_unique<MxBeanLockGraphSource>(*thread_info_);
+    if (options_.deadlock_check_ms > 0)
+      log::info("deadlock check: JVM TI contended-monitor capabilities are granted only at startup; using "
+                "ThreadMXBean.findDeadlockedThreads every ",
+                std::max<long long>(options_.deadlock_check_ms, fallback_check_interval.count()),
+                " ms instead (stops the world briefly; no lock holder metrics)");
+  }
+  MonitorContentionCollector::TagResolver resolver;
+  if (capabilities_.tag_objects)
+    resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
+  auto contention = std::make_unique<MonitorContentionCollector>(
+      contention_, static_cast<size_t>(options_.lock_classes), monitor_events_, std::move(resolver));
+  MonitorContentionCollector* contention_ptr = contention.get();
+  collectors_.push_back({"contention", std::move(contention)});
+  collectors_.push_back(
+      {"lock_queue", std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes))});
+  auto detector = std::make_unique<DeadlockDetector>(
+      *lock_source_, [this](const DeadlockCycle& c) { report_deadlock(c); }, deadlock_confirm_delay,
+      [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
+  detector->set_class_sink([contention_ptr](const std::map<int32_t, std::string>& classes) {
+    contention_ptr->learn_classes(classes);
+  });
+  deadlock_detector_ = detector.get();
+  collectors_.push_back({"deadlocks", std::move(detector)});
+}
+
+void Agent::report_deadlock(const DeadlockCycle& cycle) {
+  DeadlockReport report{cycle, {}};
+  std::vector<ThreadKey> ids;
+  for (const auto& e : cycle.edges) ids.push_back(e.waiter);
+  if (auto threads = thread_info_->threads(ids)) report.threads = std::move(*threads);
+  add_cycle_synchronizers(report);
+  log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
+             "):\n", deadlocks_text({report}));
+}
+
+std::vector<DeadlockReport> Agent::current_deadlocks() {
+  std::vector<DeadlockReport> out;
+  if (!deadlock_detector_) return out;
+  for (const auto& c : deadlock_detector_->current()) {
+    DeadlockReport report{c, {}};
+    std::vector<ThreadKey> ids;
+    for (const auto& e : c.edges) ids.push_back(e.waiter);
+    if (auto threads = thread_info_->threads(ids)) report.threads = std::move(*threads);
+    add_cycle_synchronizers(report);
+    out.push_back(std::move(report));
+  }
+  return out;
 }
 
 void Agent::start_http() {
   std::vector<HttpRoute> routes;
   routes.push_back(metrics_endpoint([this] { return metrics(); }));
   routes.push_back(gc_endpoint([this] { return gc_report(); }));
+  if (options_.details) {
+    routes.push_back(threads_endpoint([this] {
+      return agent_thread_.call<std::optional<std::vector<ThreadRecord>>>(
+                 [this] { return thread_info_ ? thread_info_->dump_all() : std::nullopt; }, snapshot_timeout)
+          .value_or(std::nullopt);
+    }));
+    routes.push_back(deadlocks_endpoint([this] {
+      return agent_thread_.call<std::vector<DeadlockReport>>([this] { return current_deadlocks(); },
+                                                             snapshot_timeout);
+    }));
+  }
   std::string error;
   server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
   if (!server_) {

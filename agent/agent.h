@@ -6,6 +6,7 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,11 @@
 #include "collectors/gc_collector.h"
 #include "collectors/gc_pause_recorder.h"
 #include "collectors/span.h"
+#include "collectors/deadlock_detector.h"
+#include "collectors/lock_graph_source.h"
+#include "collectors/monitor_contention_collector.h"
+#include "collectors/monitor_contention_recorder.h"
+#include "collectors/thread_info_reader.h"
 #include "collectors/thread_mx_bean.h"
 #include "collectors/thread_roster.h"
 #include "collectors/virtual_thread_counter.h"
@@ -35,6 +41,18 @@ class Agent {
   VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
   ThreadRoster& thread_roster() { return thread_roster_; }
   GcPauseRecorder& gc_pauses() { return gc_pauses_; }
+  MonitorContentionRecorder& contention() { return contention_; }
+  void set_monitor_events(bool enabled) { monitor_events_ = enabled; }
+  bool tag_locks() const { return capabilities_.tag_objects; }
+  bool wants_contention_events() const { return options_.contention; }
+  // Bumped by ThreadStart/ThreadEnd: tells the deadlock check its thread list is stale.
+  void on_thread_start_or_end() { thread_generation_.fetch_add(1, std::memory_order_relaxed); }
+  void set_thread_events(bool enabled) { thread_events_ = enabled; }
+  // Bumped by MonitorContendedEnter (every new blocking starts there): lets
+  // the deadlock check reuse monitor edges while nothing blocked anew.
+  // A plain store of the event's timestamp (distinct per event) rather than an
+  // atomic add: every contending thread writes this line.
+  void on_monitor_contention_event(uint64_t now_ns) { last_contended_enter_ns_.store(now_ns, std::memory_order_release); }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -45,6 +63,9 @@ class Agent {
   std::optional<MetricFamilies> metrics();
   MetricFamilies collect_now();
   std::optional<GcReport> gc_report();
+  void build_lock_collectors(JNIEnv* jni);
+  void report_deadlock(const DeadlockCycle& cycle);
+  std::vector<DeadlockReport> current_deadlocks();
 
   jvmtiEnv* jvmti_;
   const Options options_;
@@ -55,6 +76,11 @@ class Agent {
   GcPauseRecorder gc_pauses_;
   SpanQueue spans_{1024};  // for the OTLP exporter; bounded, drops when full
   GcCollector* gc_ = nullptr;  // owned by collectors_; agent thread only
+  MonitorContentionRecorder contention_;  // written by event callbacks
+  bool monitor_events_ = false;
+  std::atomic<uint64_t> thread_generation_{0};
+  std::atomic<uint64_t> last_contended_enter_ns_{0};
+  bool thread_events_ = false;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
   ThreadRoster thread_roster_;
@@ -64,6 +90,9 @@ class Agent {
   };
   std::vector<NamedCollector> collectors_;  // agent thread only
   std::unique_ptr<ThreadSource> thread_source_;
+  std::unique_ptr<ThreadInfoReader> thread_info_;   // agent thread only
+  std::unique_ptr<LockGraphSource> lock_source_;    // agent thread only
+  DeadlockDetector* deadlock_detector_ = nullptr;   // in collectors_; agent thread only
   std::unique_ptr<HttpServer> server_;
 };
 

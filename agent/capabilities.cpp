@@ -39,11 +39,21 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
   jvmtiCapabilities wanted{};
   if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
   wanted.can_generate_garbage_collection_events = potential.can_generate_garbage_collection_events;
+  wanted.can_get_current_contended_monitor = potential.can_get_current_contended_monitor;
+  wanted.can_get_owned_monitor_info = potential.can_get_owned_monitor_info;
+  wanted.can_get_monitor_info = potential.can_get_monitor_info;
+  wanted.can_generate_monitor_events = potential.can_generate_monitor_events;
+  wanted.can_tag_objects = potential.can_tag_objects;
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
   jvmtiCapabilities have{};
   if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
   granted.virtual_threads = has_virtual_thread_support(have);
   granted.gc_events = have.can_generate_garbage_collection_events;
+  granted.contended_monitor = have.can_get_current_contended_monitor;
+  granted.owned_monitors = have.can_get_owned_monitor_info;
+  granted.monitor_info = have.can_get_monitor_info;
+  granted.monitor_events = have.can_generate_monitor_events;
+  granted.tag_objects = have.can_tag_objects;
   return granted;
 }
 

@@ -14,6 +14,14 @@ void add_virtual_thread_support(jvmtiCapabilities& caps);
 struct Capabilities {
   bool virtual_threads = false;
   bool gc_events = false;  // GarbageCollectionStart/Finish
+  // OnLoad only in HotSpot: the cheap deadlock check needs both.
+  bool contended_monitor = false;  // GetCurrentContendedMonitor
+  bool owned_monitors = false;     // GetOwnedMonitorInfo
+  // Granted at any time.
+  bool monitor_info = false;    // GetObjectMonitorUsage
+  bool monitor_events = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
+  bool tag_objects = false;     // SetTag/GetObjectsWithTags: classes of contended locks
+  bool cheap_deadlock_check() const { return contended_monitor && owned_monitors; }
 };
 
 // Adds every wanted capability the JVM can give now; returns what was granted.

@@ -1,5 +1,8 @@
 #include "agent/event_callbacks.h"
 
+#include <time.h>
+
+#include <cstdint>
 #include <exception>
 
 #include "agent/agent.h"
@@ -40,7 +43,6 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   }
 }
 
-void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start(); }
 
 // The VM is stopped: GcPauseRecorder only reads clocks and writes atomics.
 void JNICALL on_gc_start(jvmtiEnv*) { the_agent->gc_pauses().on_start(); }
@@ -48,6 +50,68 @@ void JNICALL on_gc_finish(jvmtiEnv*) { the_agent->gc_pauses().on_finish(); }
 
 void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_start(); }
 void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_end(); }
+
+// Monitor events run on application threads, on every contended entry:
+// CLOCK_MONOTONIC (vDSO), JVM TI thread-local storage and relaxed atomics
+// only. The enter timestamp lives in the thread-local storage pointer itself
+// (no allocation), keyed to the java.lang.Thread, so it stays right for
+// virtual threads that move between carriers. The low bit tells an enter
+// start (odd) from a wait start (even).
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+void* stamp(uint64_t ns, bool enter) { return reinterpret_cast<void*>(static_cast<uintptr_t>(enter ? ns | 1 : ns & ~uint64_t{1})); }
+
+// The start stored by the matching Enter/Wait; 0 if none. Not cleared: the
+// next Enter or Wait overwrites it, and one JVM TI call less per event
+// matters at 100,000 contended entries a second.
+uint64_t read_stamp(jvmtiEnv* jvmti, bool enter) {
+  void* raw = nullptr;
+  if (jvmti->GetThreadLocalStorage(nullptr, &raw) != JVMTI_ERROR_NONE || raw == nullptr) return 0;
+  auto v = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(raw));
+  return ((v & 1) != 0) == enter ? v : 0;
+}
+
+void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
+  uint64_t now = now_ns();
+  the_agent->on_monitor_contention_event(now);
+  jvmti->SetThreadLocalStorage(nullptr, stamp(now, true));
+}
+
+void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
+  uint64_t start = read_stamp(jvmti, true);
+  if (start == 0) {
+    the_agent->contention().record_untimed();
+    return;
+  }
+  uint64_t now = now_ns();
+  jint hash = 0;
+  jvmti->GetObjectHashCode(object, &hash);
+  // Once per lock object (its first contention), tag it so the agent thread
+  // can find its class; every later event on it touches atomics only.
+  if (the_agent->contention().record_contended(hash, now > start ? now - start : 0) && the_agent->tag_locks())
+    jvmti->SetTag(object, lock_tag(hash));
+}
+
+void JNICALL on_monitor_wait(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jlong) {
+  jvmti->SetThreadLocalStorage(nullptr, stamp(now_ns(), false));
+}
+
+void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jboolean) {
+  uint64_t start = read_stamp(jvmti, false);
+  if (start == 0) return;
+  uint64_t now = now_ns();
+  the_agent->contention().record_wait(now > start ? now - start : 0);
+}
+
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) {
+  the_agent->thread_roster().on_thread_start();
+  the_agent->on_thread_start_or_end();
+}
+void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->on_thread_start_or_end(); }
 
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
   return jvmti_ok(jvmti, jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr), what);
@@ -63,11 +127,15 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   cb.base.ThreadStart = on_thread_start;
   cb.base.GarbageCollectionStart = on_gc_start;
   cb.base.GarbageCollectionFinish = on_gc_finish;
+  cb.base.ThreadEnd = on_thread_end;
+  cb.base.MonitorContendedEnter = on_monitor_contended_enter;
+  cb.base.MonitorContendedEntered = on_monitor_contended_entered;
+  cb.base.MonitorWait = on_monitor_wait;
+  cb.base.MonitorWaited = on_monitor_waited;
   cb.virtual_thread_start = on_virtual_thread_start;
   cb.virtual_thread_end = on_virtual_thread_end;
   if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb.base, sizeof(cb)), "SetEventCallbacks")) return false;
   bool ok = enable(jvmti, JVMTI_EVENT_VM_DEATH, "enable VMDeath");
-  ok = enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") && ok;
   if (!live) ok = enable(jvmti, JVMTI_EVENT_VM_INIT, "enable VMInit") && ok;
   if (caps.virtual_threads) {
     bool vt = enable(jvmti, event_virtual_thread_start, "enable VirtualThreadStart") &&
@@ -81,6 +149,15 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   }
   if (!agent->gc_pauses().supported())
     log::warn("JVM TI GC events unavailable: GC pauses are not measured (jvm_gc_collection_seconds still is)");
+  agent->set_thread_events(enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") &&
+                           enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd"));
+  if (caps.monitor_events && agent->wants_contention_events()) {
+    bool events = enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "enable MonitorContendedEnter") &&
+                  enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "enable MonitorContendedEntered") &&
+                  enable(jvmti, JVMTI_EVENT_MONITOR_WAIT, "enable MonitorWait") &&
+                  enable(jvmti, JVMTI_EVENT_MONITOR_WAITED, "enable MonitorWaited");
+    agent->set_monitor_events(events);
+  }
   return ok;
 }
 

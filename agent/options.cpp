@@ -65,9 +65,20 @@ std::string_view strip_quotes(std::string_view s) {
   return s;
 }
 
+bool parse_int(std::string_view v, int min, int max, int& out) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || value < min || value > max) return false;
+  out = value;
+  return true;
+}
+
 }  // namespace
 
-std::string_view accepted_option_keys() { return "host, port, portfile, log, native_states, gc_span_min_ms, gc_notifications"; }
+std::string_view accepted_option_keys() {
+  return "host, port, portfile, log, native_states, gc_span_min_ms, gc_notifications, details, deadlock_check_ms, "
+         "lock_classes, contention";
+}
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
@@ -136,6 +147,31 @@ ParsedOptions parse_options(std::string_view text) {
       if (!parse_tristate(value, o.gc_notifications)) {
         result.error = "bad gc_notifications " + quoted(value) +
                        " (expected auto, on or off; auto: on except with ZGC or Shenandoah)";
+        return result;
+      }
+    } else if (key == "details") {
+      if (value != "on" && value != "off") {
+        result.error = "bad details " + quoted(value) + " (expected on or off; off removes /threads and /deadlocks)";
+        return result;
+      }
+      o.details = value == "on";
+    } else if (key == "contention") {
+      if (value != "on" && value != "off") {
+        result.error = "bad contention " + quoted(value) +
+                       " (expected on or off; off stops the monitor contention and wait events)";
+        return result;
+      }
+      o.contention = value == "on";
+    } else if (key == "deadlock_check_ms") {
+      if (!parse_int(value, 0, 60000, o.deadlock_check_ms) || (o.deadlock_check_ms > 0 && o.deadlock_check_ms < 50)) {
+        result.error = "bad deadlock_check_ms " + quoted(value) +
+                       " (expected milliseconds from 50 to 60000, or 0 to turn the background check off)";
+        return result;
+      }
+    } else if (key == "lock_classes") {
+      if (!parse_int(value, 1, 1000, o.lock_classes)) {
+        result.error = "bad lock_classes " + quoted(value) +
+                       " (expected a number from 1 to 1000: how many lock classes get their own label)";
         return result;
       }
     } else {

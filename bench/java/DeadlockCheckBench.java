@@ -1,0 +1,93 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Cost of a deadlock check at N live threads with few blocked, in one JVM:
+ * ThreadMXBean.findDeadlockedThreads() timed here, against the agent's own
+ * background check (jvmsight_deadlock_check_seconds, read over HTTP).
+ * Threads: half sleep, half park on a CountDownLatch (an AQS with no owner),
+ * 4 block on a held monitor, 2 park on a held ReentrantLock.
+ * Args: threads samples portfile(or "-").
+ */
+public class DeadlockCheckBench {
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        int samples = Integer.parseInt(args[1]);
+        String portfile = args[2];
+        CountDownLatch never = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(i % 2 == 0 ? () -> { try { Thread.sleep(3_600_000); } catch (InterruptedException e) { } }
+                                             : () -> { try { never.await(); } catch (InterruptedException e) { } }, "idle-" + i);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        Object monitor = new Object();
+        ReentrantLock lock = new ReentrantLock();
+        Thread holder = new Thread(() -> { lock.lock(); synchronized (monitor) { LockSupport.park(); } }, "holder");
+        holder.setDaemon(true);
+        holder.start();
+        while (holder.getState() != Thread.State.WAITING) Thread.sleep(1);
+        for (int i = 0; i < 4; i++) start(() -> { synchronized (monitor) { } }, "blocked-" + i);
+        for (int i = 0; i < 2; i++) start(lock::lock, "parked-" + i);
+        Thread.sleep(2000);  // let every thread settle
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        System.out.println("live threads: " + mx.getThreadCount());
+
+        // Interleaved, so both see the same machine load: each round waits
+        // for one background check of the agent (every 500 ms, concurrent,
+        // no safepoint), then times one ThreadMXBean.findDeadlockedThreads
+        // (a stop-the-world VM operation). The agent's own timings (median
+        // of its last 32 checks) are read over HTTP at the end.
+        long[] mxNs = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            Thread.sleep(500);
+            long t0 = System.nanoTime();
+            long[] found = mx.findDeadlockedThreads();
+            mxNs[i] = System.nanoTime() - t0;
+            if (found != null) throw new IllegalStateException("unexpected deadlock");
+        }
+        Arrays.sort(mxNs);
+        double mxMedianMs = mxNs[samples / 2] / 1e6;
+        System.out.printf("findDeadlockedThreads: median %.3f ms, min %.3f ms, max %.3f ms (%d runs)%n",
+                          mxMedianMs, mxNs[0] / 1e6, mxNs[samples - 1] / 1e6, samples);
+        if (!portfile.equals("-")) {
+            int port = Integer.parseInt(Files.readString(Path.of(portfile)).trim());
+            String body = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+            double agentMedianMs = -1, agentMaxMs = -1, agentCpuMs = -1;
+            for (String line : body.split("\n")) {
+                if (line.startsWith("jvmsight_deadlock_check_median_seconds ")) agentMedianMs = value(line) * 1e3;
+                if (line.startsWith("jvmsight_deadlock_check_max_seconds ")) agentMaxMs = value(line) * 1e3;
+                if (line.startsWith("jvmsight_deadlock_check_cpu_median_seconds ")) agentCpuMs = value(line) * 1e3;
+            }
+            System.out.printf("jvmsight background check: median %.3f ms of the last 32, max %.3f ms since start%n",
+                              agentMedianMs, agentMaxMs);
+            System.out.printf("RESULT threads=%d mx_median_ms=%.3f agent_median_ms=%.3f ratio=%.1f agent_cpu_median_ms=%.3f%n",
+                              mx.getThreadCount(), mxMedianMs, agentMedianMs, mxMedianMs / agentMedianMs, agentCpuMs);
+        }
+        System.exit(0);
+    }
+
+    static double value(String line) { return Double.parseDouble(line.substring(line.indexOf(' ') + 1)); }
+
+    static void start(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+}

@@ -1,0 +1,102 @@
+#pragma once
+#include <jni.h>
+#include <jvmti.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "collectors/lock_graph_source.h"
+
+namespace jvmsight {
+
+// The wait-for graph from JVM TI without stopping the world. A first pass
+// picks the threads blocked on a monitor or parked on an owned j.u.c. lock:
+// in Java (JvmsightLockScan, JIT-compiled: nanoseconds per thread) for the
+// background check, or through JNI field reads per thread for a full scan;
+// GetCurrentContendedMonitor (a handshake with that thread only) names the
+// monitor, Thread.parkBlocker names the j.u.c. lock and its
+// exclusiveOwnerThread the owner. Monitor owners come from GetOwnedMonitorInfo
+// of the waiting threads (handshakes with already-blocked threads), and in a
+// full scan from GetObjectMonitorUsage for the rest. Agent thread only.
+// Needs can_get_current_contended_monitor and can_get_owned_monitor_info,
+// which HotSpot grants only at startup (OnLoad).
+class JvmtiLockGraphSource : public LockGraphSource {
+ public:
+  // Resolves the JNI ids it needs; check ready() afterwards. thread_generation:
+  // bumped by ThreadStart/ThreadEnd (null: take a fresh thread list every scan).
+  // monitor_events: changes on every MonitorContendedEnter (null: no reuse).
+  JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
+                       const std::atomic<uint64_t>* thread_generation, const std::atomic<uint64_t>* monitor_events);
+  bool ready() const { return ready_; }
+
+  std::optional<LockScan> scan(ScanDepth depth) override;
+  bool stops_the_world() const override { return false; }
+
+ private:
+  struct Waiter;
+  ThreadKey key_of(jthread t);
+  std::string thread_name(jthread t);
+  std::string class_name_of(jobject o);
+  int32_t hash_of(jobject o);
+
+  jvmtiEnv* jvmti_;
+  JNIEnv* jni_;
+  bool monitor_usage_;  // can_get_monitor_info: owners that are not themselves waiting
+  bool ready_ = false;
+  // The platform threads, as global references. GetAllThreads costs
+  // milliseconds at 10,000 threads (and is erratic), while reading each
+  // thread's status word is nanoseconds: the list is taken again only when
+  // a thread started or ended, at most once per refresh_interval.
+  static constexpr std::chrono::milliseconds refresh_interval{1000};
+  const std::atomic<uint64_t>* thread_generation_;
+  uint64_t threads_generation_ = 0;
+  std::chrono::steady_clock::time_point threads_taken_{};
+  std::vector<jthread> threads_;
+  jint state_of(jthread t);
+  void refresh_threads();
+  bool define_lock_scan();
+  void warm_up_lock_scan();
+  std::optional<LockScan> scan_once(ScanDepth depth, bool allow_reuse);
+  void remember_monitor_edges(const LockScan& scan, bool from_java, uint64_t events,
+                              const std::vector<jint>& candidates);
+  // Indices into threads_ worth a closer look; nullopt if the Java pass failed.
+  std::optional<std::vector<jint>> java_candidates();
+
+  // Monitor edges cost handshakes (GetCurrentContendedMonitor,
+  // GetOwnedMonitorInfo). A blocked thread can only change the monitor it
+  // waits for, or stop waiting, through a contended-enter event; so while no
+  // such event happened and the same threads are candidates, the monitor
+  // edges of the last scan still hold and are reused (j.u.c. edges are always
+  // read afresh). A scan after one that found a cycle, and every
+  // max_reuse+1-th scan, is fresh, which bounds what a silent change of
+  // owner (an uncontended barging acquire) could hide.
+  static constexpr int max_reuse = 3;
+  const std::atomic<uint64_t>* monitor_events_;
+  uint64_t reuse_events_ = 0;
+  std::vector<jint> reuse_candidates_;
+  std::vector<WaitEdge> reuse_edges_;
+  bool reuse_valid_ = false;
+  int reused_ = 0;
+
+  // JvmsightLockScan.scan(Thread[], int[]) and its arguments (global refs).
+  jclass scan_class_ = nullptr;
+  jmethodID scan_method_ = nullptr;
+  jobjectArray thread_array_ = nullptr;
+  jintArray indices_ = nullptr;
+
+  jfieldID tid_ = nullptr;
+  // java.lang.Thread's status word (JDK 17: Thread.threadStatus; JDK 19+:
+  // Thread.holder.threadStatus): the JVM TI state bits GetThreadState
+  // starts from, read in O(1). GetThreadState itself looks the thread up in
+  // the thread list (O(threads)), which makes a scan O(threads^2).
+  jfieldID status_ = nullptr;
+  jfieldID holder_ = nullptr;  // JDK 19+
+  jfieldID park_blocker_ = nullptr;
+  jclass aos_ = nullptr;  // global ref: java.util.concurrent.locks.AbstractOwnableSynchronizer
+  jfieldID exclusive_owner_ = nullptr;
+  std::vector<std::pair<jclass, std::string>> class_names_;  // global refs, few distinct lock classes
+};
+
+}  // namespace jvmsight

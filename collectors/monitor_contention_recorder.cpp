@@ -1,0 +1,70 @@
+#include "collectors/monitor_contention_recorder.h"
+
+namespace jvmsight {
+
+void WaitHistogram::record(uint64_t ns) {
+  // Bounds in ns, compared as integers: no floating point on the hot path.
+  static constexpr std::array<uint64_t, wait_bucket_count> bounds_ns = {
+      10'000, 100'000, 500'000, 1'000'000, 5'000'000, 10'000'000, 50'000'000,
+      100'000'000, 500'000'000, 1'000'000'000, 5'000'000'000, 10'000'000'000};
+  size_t b = 0;
+  while (b < wait_bucket_count && ns > bounds_ns[b]) ++b;
+  // Two atomic adds per event (the count is the sum of the buckets): hot
+  // locks put every contending thread on the same cache lines.
+  buckets[b].fetch_add(1, std::memory_order_relaxed);
+  sum_ns.fetch_add(ns, std::memory_order_relaxed);
+}
+
+void WaitTotals::add(const WaitTotals& o) {
+  count += o.count;
+  sum_ns += o.sum_ns;
+  for (size_t i = 0; i < buckets.size(); ++i) buckets[i] += o.buckets[i];
+}
+
+MonitorContentionRecorder::MonitorContentionRecorder() : slots_(new Slot[slot_count]) {}
+
+bool MonitorContentionRecorder::record_contended(int32_t hash, uint64_t wait_ns) {
+  if (hash != 0) {
+    // Open addressing with a bounded probe: a claimed slot keeps its key for
+    // good, so a reader never sees a key change under it.
+    uint32_t h = static_cast<uint32_t>(hash) * 0x9E3779B1u;
+    for (size_t probe = 0; probe < max_probe; ++probe) {
+      Slot& s = slots_[(h + probe) & (slot_count - 1)];
+      int32_t key = s.key.load(std::memory_order_acquire);
+      bool claimed = false;
+      if (key == 0) {
+        int32_t expected = 0;
+        claimed = s.key.compare_exchange_strong(expected, hash, std::memory_order_acq_rel);
+        key = claimed ? hash : expected;
+      }
+      if (key == hash) {
+        s.waits.record(wait_ns);
+        return claimed;
+      }
+    }
+  }
+  overflowed_.fetch_add(1, std::memory_order_relaxed);
+  overflow_.waits.record(wait_ns);
+  return false;
+}
+
+WaitTotals MonitorContentionRecorder::take(WaitHistogram& h) {
+  // An event racing the drain may have its bucket here and its time in the
+  // next drain: the sum is off by one wait for a moment, never lost.
+  WaitTotals t;
+  for (size_t i = 0; i < t.buckets.size(); ++i) t.buckets[i] = h.buckets[i].exchange(0, std::memory_order_relaxed);
+  t.sum_ns = h.sum_ns.exchange(0, std::memory_order_relaxed);
+  for (auto b : t.buckets) t.count += b;
+  return t;
+}
+
+WaitTotals MonitorContentionRecorder::waits() const {
+  WaitTotals t;
+  for (size_t i = 0; i < t.buckets.size(); ++i) t.buckets[i] = waits_.buckets[i].load(std::memory_order_relaxed);
+  t.sum_ns = waits_.sum_ns.load(std::memory_order_relaxed);
+  t.count = 0;
+  for (auto b : t.buckets) t.count += b;
+  return t;
+}
+
+}  // namespace jvmsight

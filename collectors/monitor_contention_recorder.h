@@ -1,0 +1,92 @@
+#pragma once
+// Aggregates contended `synchronized` entries and Object.wait durations from
+// JVM TI monitor events. The record_* functions run in event callbacks on
+// application threads: only relaxed atomics on preallocated memory, no
+// allocation, no lock, no JNI. Lock identity is the object's identity hash
+// (all a callback can learn without JNI); the agent thread maps hashes to
+// classes later (MonitorContentionCollector).
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace jvmsight {
+
+// Wait-time histogram bounds, in seconds and nanoseconds.
+inline constexpr size_t wait_bucket_count = 12;  // plus +Inf
+inline constexpr std::array<double, wait_bucket_count> wait_bounds_seconds = {
+    0.00001, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10};
+
+struct WaitHistogram {
+  std::atomic<uint64_t> sum_ns{0};
+  std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets{};
+  void record(uint64_t ns);
+};
+
+// A plain copy, for the agent thread.
+struct WaitTotals {
+  uint64_t count = 0;
+  uint64_t sum_ns = 0;
+  std::array<uint64_t, wait_bucket_count + 1> buckets{};
+  void add(const WaitTotals& o);
+};
+
+class MonitorContentionRecorder {
+ public:
+  static constexpr size_t slot_count = 4096;  // distinct contended lock objects tracked; a power of two
+  static constexpr size_t max_probe = 16;
+
+  MonitorContentionRecorder();
+
+  // Hot path (event callbacks). True when this lock object claimed a new
+  // slot: the first contention on it, when the caller tags the object so the
+  // agent thread can find its class later.
+  bool record_contended(int32_t identity_hash, uint64_t wait_ns);
+  void record_wait(uint64_t wait_ns) { waits_.record(wait_ns); }
+  void record_untimed() { untimed_.fetch_add(1, std::memory_order_relaxed); }
+
+  // Agent thread: takes (and zeroes) what each slot gathered since the last
+  // drain; fn(identity_hash, totals). Hash 0 is the overflow: objects beyond
+  // the table, counted but not told apart.
+  template <class Fn>
+  void drain(Fn&& fn);
+  WaitTotals waits() const;
+  uint64_t overflowed() const { return overflowed_.load(std::memory_order_relaxed); }
+  uint64_t untimed() const { return untimed_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Slot {
+    std::atomic<int32_t> key{0};
+    WaitHistogram waits;
+  };
+  static WaitTotals take(WaitHistogram& h);
+
+  std::unique_ptr<Slot[]> slots_;
+  Slot overflow_;
+  WaitHistogram waits_;
+  std::atomic<uint64_t> overflowed_{0};
+  std::atomic<uint64_t> untimed_{0};
+};
+
+template <class Fn>
+void MonitorContentionRecorder::drain(Fn&& fn) {
+  for (size_t i = 0; i < slot_count; ++i) {
+    Slot& s = slots_[i];
+    int32_t key = s.key.load(std::memory_order_acquire);
+    if (key == 0) continue;
+    WaitTotals t = take(s.waits);
+    if (t.count != 0) fn(key, t);
+  }
+  WaitTotals o = take(overflow_.waits);
+  if (o.count != 0) fn(0, o);
+}
+
+// The JVM TI tag given to a lock object on its first contention: nonzero,
+// and recognisably ours.
+inline constexpr int64_t lock_tag(int32_t identity_hash) {
+  return static_cast<int64_t>(static_cast<uint32_t>(identity_hash)) | (int64_t{0x4a53} << 32);
+}
+inline constexpr int32_t hash_of_lock_tag(int64_t tag) { return static_cast<int32_t>(static_cast<uint32_t>(tag)); }
+
+}  // namespace jvmsight

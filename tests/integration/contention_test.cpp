@@ -1,0 +1,87 @@
+// Monitor contention and Object.wait metrics from JVM TI events, compared with
+// a fixture whose number of contended entries is known, and with the JVM's
+// own per-thread blocked counts (ThreadInfo.getBlockedCount).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/harness/agent_jvm.h"
+
+namespace jvmsight::test {
+namespace {
+
+class Contention : public ::testing::TestWithParam<Jdk> {};
+
+double sum_all(const PromScrape& s, const std::string& name) {
+  double total = 0;
+  for (const auto& x : s.all(name)) total += x.value;
+  return total;
+}
+
+void check_hot_lock(AgentJvm& jvm, bool virtual_threads) {
+  auto line = jvm.process->wait_for_line("CONTENTION ", 60s);
+  ASSERT_TRUE(line) << jvm.process->err();
+  auto truth = parse_report(*line);
+  PromScrape s = jvm.scrape();
+  const std::map<std::string, std::string> hot{{"lock_class", "HotContention$HotLock"}};
+  // Each of the K threads of each round blocked exactly once on the hot lock.
+  EXPECT_EQ(s.value("jvmsight_monitor_contended_enter_total", hot), truth["min"]);
+  EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_count", hot), truth["min"]);
+  // Round one held the lock 800 ms with 8 threads blocked on it.
+  EXPECT_GE(s.value("jvmsight_monitor_contended_wait_seconds_sum", hot).value_or(0), 8 * 0.7);
+  EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_bucket", {{"lock_class", "HotContention$HotLock"}, {"le", "+Inf"}}),
+            truth["min"]);
+  EXPECT_EQ(s.type_of("jvmsight_monitor_contended_wait_seconds"), "histogram");
+  if (!virtual_threads) {
+    // The JVM's own count for the hot threads: the hot lock plus monitors
+    // inside ThreadMXBean they may have contended on afterwards.
+    EXPECT_LE(truth["min"], truth["blocked"]);
+    EXPECT_GE(sum_all(s, "jvmsight_monitor_contended_enter_total"), truth["min"]);
+  }
+  // Waiting is not contention: counted apart, at least the fixture's waits.
+  EXPECT_GE(s.value("jvmsight_monitor_wait_total").value_or(0), truth["waits"]);
+  EXPECT_EQ(s.value("jvmsight_monitor_wait_seconds_count"), s.value("jvmsight_monitor_wait_total"));
+  EXPECT_EQ(s.value("jvmsight_monitor_events_enabled"), 1.0);
+  EXPECT_EQ(s.value("jvmsight_monitor_contention_untracked_total"), 0.0);
+}
+
+TEST_P(Contention, HotLockCountedExactlyWithItsClass) {
+  AgentJvm jvm(GetParam(), "HotContention", {"platform", "8", "5", "3", "10"});
+  ASSERT_GT(jvm.port, 0);
+  check_hot_lock(jvm, false);
+}
+
+TEST_P(Contention, VirtualThreadsContendingOnJdk21Plus) {
+  if (GetParam().feature < 21) GTEST_SKIP() << GetParam().name << " has no virtual threads";
+  AgentJvm jvm(GetParam(), "HotContention", {"virtual", "8", "5", "3", "10"});
+  ASSERT_GT(jvm.port, 0);
+  check_hot_lock(jvm, true);
+}
+
+TEST_P(Contention, LockClassesOptionBoundsLabels) {
+  AgentJvm jvm(GetParam(), "HotContention", {"platform", "8", "5", "3", "10"}, "lock_classes=1");
+  ASSERT_GT(jvm.port, 0);
+  ASSERT_TRUE(jvm.process->wait_for_line("CONTENTION ", 60s));
+  PromScrape s = jvm.scrape();
+  std::set<std::string> labels;
+  for (const auto& x : s.all("jvmsight_monitor_contended_enter_total")) labels.insert(x.labels.at("lock_class"));
+  // The class with the most wait time keeps its label; the rest are "other".
+  EXPECT_TRUE(labels.count("HotContention$HotLock")) << s.all("jvmsight_monitor_contended_enter_total").size();
+  for (const auto& l : labels) EXPECT_TRUE(l == "HotContention$HotLock" || l == "other") << l;
+}
+
+TEST_P(Contention, OffStopsTheEventsButNotDeadlockDetection) {
+  AgentJvm jvm(GetParam(), "HotContention", {"platform", "4", "1", "1", "2"}, "contention=off");
+  ASSERT_GT(jvm.port, 0);
+  ASSERT_TRUE(jvm.process->wait_for_line("CONTENTION ", 60s));
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.value("jvmsight_monitor_events_enabled"), 0.0);
+  EXPECT_TRUE(s.all("jvmsight_monitor_contended_enter_total").empty());
+  EXPECT_EQ(s.value("jvmsight_monitor_wait_total"), 0.0);
+  EXPECT_EQ(s.value("jvm_threads_deadlocked"), 0.0);
+}
+
+JVMSIGHT_ALL_JDKS(Contention);
+
+}  // namespace
+}  // namespace jvmsight::test

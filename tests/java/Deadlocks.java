@@ -1,0 +1,159 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * Deadlocks of known shape, with the JVM's own verdict as ground truth.
+ * Args: monitor2 | monitor3 | reentrant | mixed | rwlock | pool, then an
+ * optional delay in ms before the deadlock forms (with 3 threads blocked
+ * behind a busy holder meanwhile).
+ * Thread i of a cycle holds lock i and wants lock i+1. "pool" blocks many
+ * threads on held locks (monitors, a ReentrantLock, a semaphore, a chain)
+ * with no cycle. Prints READY, then once ThreadMXBean agrees:
+ * "DEADLOCKED names=a,b all=N monitor=M at_ms=T" (T: wall clock when the JVM
+ * first reported it). Stdin: "report" prints a fresh DEADLOCKED line.
+ */
+public class Deadlocks {
+    /** A monitor with a recognisable class name. */
+    static final class Resource { }
+
+    public static void main(String[] args) throws Exception {
+        String kind = args.length > 0 ? args[0] : "monitor2";
+        long delayMs = args.length > 1 ? Long.parseLong(args[1]) : 0;
+        // Threads blocked behind a busy holder meanwhile, so the agent's
+        // check has waiting threads to look at before the deadlock forms.
+        Object busy = new Object();
+        Thread busyHolder = daemon("busy-holder", () -> { synchronized (busy) { try { Thread.sleep(delayMs + 60_000); } catch (InterruptedException e) { } } });
+        if (delayMs > 0) {
+            busyHolder.start();
+            for (int i = 0; i < 3; i++) daemon("busy-" + i, () -> { synchronized (busy) { } }).start();
+        }
+        System.out.println("READY");
+        System.out.flush();
+        Thread.sleep(delayMs);
+        switch (kind) {
+            case "monitor2": cycle(new Object[] {new Resource(), new Resource()}); break;
+            case "monitor3": cycle(new Object[] {new Resource(), new Resource(), new Resource()}); break;
+            case "reentrant": cycle(new Object[] {new ReentrantLock(), new ReentrantLock()}); break;
+            case "mixed": cycle(new Object[] {new Resource(), new ReentrantLock()}); break;
+            case "rwlock": cycle(new Object[] {new ReentrantReadWriteLock().writeLock(), new ReentrantReadWriteLock().writeLock()}); break;
+            case "pool": pool(); break;
+            default: throw new IllegalArgumentException(kind);
+        }
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        String line;
+        while ((line = report()) == null || (!kind.equals("pool") && line.contains(" all=0 "))) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("no deadlock formed");
+            Thread.sleep(2);
+        }
+        System.out.println(line + " at_ms=" + System.currentTimeMillis());
+        System.out.flush();
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+        for (String cmd; (cmd = in.readLine()) != null; ) {
+            if (cmd.equals("report")) System.out.println(report());
+            else if (cmd.equals("queues")) System.out.println(queues());
+            else if (cmd.equals("exit")) break;
+            System.out.flush();
+        }
+        System.exit(0);
+    }
+
+    static String report() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long[] all = mx.findDeadlockedThreads();
+        long[] monitor = mx.findMonitorDeadlockedThreads();
+        TreeSet<String> names = new TreeSet<>();
+        if (all != null) for (ThreadInfo ti : mx.getThreadInfo(all)) if (ti != null) names.add(ti.getThreadName());
+        return "DEADLOCKED names=" + String.join(",", names) + " all=" + (all == null ? 0 : all.length)
+            + " monitor=" + (monitor == null ? 0 : monitor.length);
+    }
+
+    /**
+     * "QUEUES holder=n ... parked.<class>=n": threads waiting per lock owner,
+     * and threads parked per j.u.c. synchronizer class, as ThreadMXBean says.
+     */
+    static String queues() throws Exception {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        java.util.TreeMap<String, Integer> c = new java.util.TreeMap<>();
+        for (ThreadInfo ti : mx.dumpAllThreads(false, false)) {
+            if (ti.getLockOwnerName() != null) c.merge(ti.getLockOwnerName(), 1, Integer::sum);
+            if (ti.getThreadState() == Thread.State.WAITING && ti.getLockInfo() != null
+                && java.util.concurrent.locks.AbstractOwnableSynchronizer.class.isAssignableFrom(Class.forName(ti.getLockInfo().getClassName())))
+                c.merge("parked." + ti.getLockInfo().getClassName(), 1, Integer::sum);
+        }
+        StringBuilder b = new StringBuilder("QUEUES");
+        c.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    static void cycle(Object[] locks) {
+        CyclicBarrier allHoldOne = new CyclicBarrier(locks.length);
+        for (int i = 0; i < locks.length; i++) {
+            Object first = locks[i], second = locks[(i + 1) % locks.length];
+            daemon("dl-" + (char) ('a' + i), () -> with(first, () -> {
+                try { allHoldOne.await(); } catch (Exception e) { throw new RuntimeException(e); }
+                with(second, () -> { });
+            })).start();
+        }
+    }
+
+    static void with(Object lock, Runnable body) {
+        if (lock instanceof Lock) {
+            Lock l = (Lock) lock;
+            l.lock();
+            try { body.run(); } finally { l.unlock(); }
+        } else {
+            synchronized (lock) { body.run(); }
+        }
+    }
+
+    /** Heavily blocked, never deadlocked: every chain ends in a thread that waits for nothing. */
+    static void pool() throws InterruptedException {
+        Object hot = new Resource();
+        ReentrantLock rl = new ReentrantLock();
+        Semaphore none = new Semaphore(0);
+        List<Thread> all = new ArrayList<>();
+        Thread holder = daemon("pool-holder", () -> { synchronized (hot) { LockSupport.park(); } });
+        holder.start();
+        while (holder.getState() != Thread.State.WAITING) Thread.sleep(1);
+        // Holds the ReentrantLock and blocks on the monitor: parked threads queue behind it.
+        Thread middle = daemon("pool-middle", () -> { rl.lock(); synchronized (hot) { } });
+        middle.start();
+        while (middle.getState() != Thread.State.BLOCKED) Thread.sleep(1);
+        for (int i = 0; i < 20; i++) all.add(daemon("pool-blocked-" + i, () -> { synchronized (hot) { } }));
+        for (int i = 0; i < 10; i++) all.add(daemon("pool-parked-" + i, rl::lock));
+        for (int i = 0; i < 5; i++) all.add(daemon("pool-semaphore-" + i, none::acquireUninterruptibly));
+        // A chain of monitors: chain-k holds link k and wants link k+1; the last sleeps holding its link.
+        Object[] links = new Object[10];
+        for (int i = 0; i < links.length; i++) links[i] = new Object();
+        for (int i = links.length - 1; i >= 0; i--) {
+            int k = i;
+            Thread t = daemon("pool-chain-" + k, () -> {
+                synchronized (links[k]) {
+                    if (k == links.length - 1) LockSupport.park();
+                    else synchronized (links[k + 1]) { }
+                }
+            });
+            t.start();
+            Thread.State want = k == links.length - 1 ? Thread.State.WAITING : Thread.State.BLOCKED;
+            while (t.getState() != want) Thread.sleep(1);
+        }
+        for (Thread t : all) t.start();
+        for (Thread t : all) while (t.getState() != Thread.State.BLOCKED && t.getState() != Thread.State.WAITING) Thread.sleep(1);
+    }
+
+    static Thread daemon(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

@@ -1,0 +1,131 @@
+#include "collectors/deadlock_detector.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+namespace jvmsight {
+namespace {
+
+WaitEdge edge(ThreadKey waiter, int32_t lock, ThreadKey owner, LockKind kind = LockKind::monitor) {
+  WaitEdge e;
+  e.waiter = waiter;
+  e.waiter_name = "t" + std::to_string(waiter);
+  e.lock = {lock, "java.lang.Object", kind};
+  e.owner = owner;
+  e.owner_name = "t" + std::to_string(owner);
+  return e;
+}
+
+LockScan cycle_scan(int32_t first_lock = 10) {
+  LockScan s;
+  s.graph.add(edge(1, first_lock, 2));
+  s.graph.add(edge(2, 20, 1, LockKind::juc));
+  return s;
+}
+
+// Hands out scripted scans, then repeats the last one.
+class ScriptedSource : public LockGraphSource {
+ public:
+  std::deque<std::optional<LockScan>> script;
+  int scans = 0;
+  std::optional<LockScan> scan(ScanDepth) override {
+    ++scans;
+    auto s = script.front();
+    if (script.size() > 1) script.pop_front();
+    return s;
+  }
+  bool stops_the_world() const override { return false; }
+};
+
+struct Fixture {
+  ScriptedSource source;
+  std::vector<DeadlockCycle> reported;
+  std::vector<std::chrono::milliseconds> sleeps;
+  DeadlockDetector detector{source, [this](const DeadlockCycle& c) { reported.push_back(c); },
+                            std::chrono::milliseconds(100), [this](std::chrono::milliseconds d) { sleeps.push_back(d); }};
+  double gauge(const std::string& name) {
+    MetricFamilies out;
+    detector.collect(out);
+    for (const auto& f : out)
+      if (f.name == name) return f.samples.at(0).value;
+    ADD_FAILURE() << name << " missing";
+    return -1;
+  }
+};
+
+TEST(DeadlockDetector, NothingBlockedMeansOneCheapScanAndZeros) {
+  Fixture f;
+  f.source.script = {LockScan{}};
+  f.detector.check();
+  EXPECT_EQ(f.source.scans, 1);
+  EXPECT_TRUE(f.sleeps.empty());
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 0);
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_cycles"), 0);
+}
+
+TEST(DeadlockDetector, CycleSeenTwiceIsReportedOnceAndCounted) {
+  Fixture f;
+  f.source.script = {cycle_scan()};
+  f.detector.check();
+  EXPECT_EQ(f.source.scans, 2);  // the second look, 100 ms later
+  ASSERT_EQ(f.sleeps.size(), 1u);
+  EXPECT_EQ(f.sleeps[0], std::chrono::milliseconds(100));
+  ASSERT_EQ(f.reported.size(), 1u);
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 2);
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked_monitor"), 0);  // mixed: not monitor-only
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_cycles"), 1);
+  for (int i = 0; i < 5; ++i) f.detector.check();
+  EXPECT_EQ(f.reported.size(), 1u) << "a deadlock is logged once";
+  EXPECT_EQ(f.sleeps.size(), 1u) << "a confirmed cycle needs no second look";
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 2);
+}
+
+TEST(DeadlockDetector, RacySnapshotCycleThatVanishesIsNeverReported) {
+  Fixture f;
+  f.source.script = {cycle_scan(), LockScan{}};
+  f.detector.check();
+  EXPECT_TRUE(f.reported.empty());
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 0);
+}
+
+TEST(DeadlockDetector, CycleThatChangesLocksBetweenScansIsNotConfirmed) {
+  Fixture f;
+  f.source.script = {cycle_scan(10), cycle_scan(11), cycle_scan(12), LockScan{}};
+  f.detector.check();
+  f.detector.check();
+  EXPECT_TRUE(f.reported.empty());
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_cycles"), 0);
+}
+
+TEST(DeadlockDetector, MonitorOnlyCycleCountsForBothGauges) {
+  Fixture f;
+  LockScan s;
+  s.graph.add(edge(1, 10, 2));
+  s.graph.add(edge(2, 20, 3));
+  s.graph.add(edge(3, 30, 1));
+  f.source.script = {s};
+  f.detector.check();
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 3);
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked_monitor"), 3);
+}
+
+TEST(DeadlockDetector, FailedScanKeepsStateAndCountsTheFailure) {
+  Fixture f;
+  f.source.script = {cycle_scan(), cycle_scan(), std::nullopt};
+  f.detector.check();
+  f.detector.check();
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_check_failures_total"), 1);
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 2);
+}
+
+TEST(DeadlockDetector, RepeatedFailuresAreCountedNotFatal) {
+  Fixture f;
+  f.source.script = {std::nullopt};
+  for (int i = 0; i < 5; ++i) f.detector.check();  // logs one line at the third
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_check_failures_total"), 5);
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 0);
+}
+
+}  // namespace
+}  // namespace jvmsight

@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include "collectors/monitor_contention_collector.h"
+#include "collectors/monitor_contention_recorder.h"
+
+namespace jvmsight {
+namespace {
+
+using Clock = MonitorContentionCollector::Clock;
+
+TEST(MonitorContentionRecorder, BucketsByWaitTimeAndClaimsEachLockOnce) {
+  MonitorContentionRecorder r;
+  EXPECT_TRUE(r.record_contended(42, 5'000));              // 5 us: first bucket; first contention
+  EXPECT_FALSE(r.record_contended(42, 2'000'000));         // 2 ms
+  EXPECT_FALSE(r.record_contended(42, 20'000'000'000));    // 20 s: +Inf
+  std::map<int32_t, WaitTotals> seen;
+  r.drain([&](int32_t h, const WaitTotals& t) { seen[h].add(t); });
+  ASSERT_EQ(seen.size(), 1u);
+  const WaitTotals& t = seen[42];
+  EXPECT_EQ(t.count, 3u);
+  EXPECT_EQ(t.sum_ns, 20'002'005'000u);
+  EXPECT_EQ(t.buckets[0], 1u);
+  EXPECT_EQ(t.buckets[4], 1u);  // (1 ms, 5 ms]
+  EXPECT_EQ(t.buckets[wait_bucket_count], 1u);
+  seen.clear();
+  r.drain([&](int32_t h, const WaitTotals& t2) { seen[h].add(t2); });
+  EXPECT_TRUE(seen.empty()) << "drained counts are taken once";
+}
+
+TEST(MonitorContentionRecorder, FullTableOverflowsIntoHashZero) {
+  MonitorContentionRecorder r;
+  for (int32_t h = 1; h <= static_cast<int32_t>(MonitorContentionRecorder::slot_count) + 100; ++h)
+    r.record_contended(h, 1000);
+  EXPECT_GE(r.overflowed(), 100u);
+  uint64_t total = 0, overflow = 0;
+  r.drain([&](int32_t h, const WaitTotals& t) {
+    total += t.count;
+    if (h == 0) overflow += t.count;
+  });
+  EXPECT_EQ(total, MonitorContentionRecorder::slot_count + 100) << "nothing is lost, only merged";
+  EXPECT_EQ(overflow, r.overflowed());
+}
+
+TEST(MonitorContentionRecorder, LockTagRoundTripsTheHash) {
+  EXPECT_EQ(hash_of_lock_tag(lock_tag(-5)), -5);
+  EXPECT_NE(lock_tag(0), 0);
+}
+
+TEST(MonitorContentionCollector, FirstKClassesKeepLabelsRestIsOtherAndCountersNeverMove) {
+  MonitorContentionRecorder r;
+  MonitorContentionCollector c(r, 2, true);
+  c.learn_classes({{1, "A"}, {2, "B"}, {3, "C"}});
+  r.record_contended(1, 300);
+  r.record_contended(2, 200);
+  r.record_contended(3, 100);
+  auto t0 = Clock::now();
+  c.absorb(t0);
+  EXPECT_EQ(c.by_label().at("A").count, 1u);  // ranked by wait time: A and B get labels
+  EXPECT_EQ(c.by_label().at("B").count, 1u);
+  EXPECT_EQ(c.by_label().at("other").count, 1u);
+  r.record_contended(3, 1'000'000'000);  // C now waits most, but labels are for good
+  c.absorb(t0);
+  EXPECT_EQ(c.by_label().count("C"), 0u);
+  EXPECT_EQ(c.by_label().at("other").count, 2u);
+}
+
+TEST(MonitorContentionCollector, UnknownClassWaitsThenCountsAsUnresolved) {
+  MonitorContentionRecorder r;
+  MonitorContentionCollector c(r, 5, true);
+  r.record_contended(9, 100);
+  auto t0 = Clock::now();
+  c.absorb(t0);
+  EXPECT_TRUE(c.by_label().empty()) << "held back until the class is known";
+  c.absorb(t0 + MonitorContentionCollector::unresolved_after);
+  EXPECT_EQ(c.by_label().at("unresolved").count, 1u);
+}
+
+TEST(MonitorContentionCollector, ResolverNamesTaggedLocks) {
+  MonitorContentionRecorder r;
+  std::vector<int32_t> asked;
+  MonitorContentionCollector c(r, 5, true, [&](const std::vector<int32_t>& hashes) {
+    asked = hashes;
+    return std::map<int32_t, std::string>{{7, "com.example.Cache"}};
+  });
+  r.record_contended(7, 100);
+  c.absorb();
+  EXPECT_EQ(asked, std::vector<int32_t>{7});
+  EXPECT_EQ(c.by_label().at("com.example.Cache").count, 1u);
+  MetricFamilies out;
+  c.collect(out);
+  bool found = false;
+  for (const auto& f : out)
+    if (f.name == "jvmsight_monitor_contended_wait_seconds") {
+      found = true;
+      ASSERT_EQ(f.samples.size(), 1u);
+      EXPECT_EQ(f.samples[0].histogram.count, 1u);
+      EXPECT_EQ(f.samples[0].histogram.bucket_counts.size(), wait_bucket_count + 1);
+    }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace jvmsight
