@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "collectors/java_lock_scan.h"
 #include "collectors/jvm_calls.h"
 #include "collectors/tagged_lock_classes.h"
 #include "common/log.h"
 
 namespace jvmsight {
-
-// The compiled JvmsightLockScan class, embedded at build time.
-extern const unsigned char lock_scan_class[];
-extern const size_t lock_scan_class_size;
 
 namespace {
 
@@ -61,60 +58,13 @@ JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool mo
   if (!jni_ok(jni, "AbstractOwnableSynchronizer.exclusiveOwnerThread")) return;
   aos_ = static_cast<jclass>(jni->NewGlobalRef(aos));
   ready_ = aos_ != nullptr;
-  if (ready_ && !define_lock_scan()) log::debug("JvmsightLockScan unavailable; the deadlock check reads threads via JNI");
-}
-
-bool JvmtiLockGraphSource::define_lock_scan() {
-  LocalFrame frame(jni_, 4);
-  const char* name = "java/util/concurrent/locks/JvmsightLockScan";
-  // The bootstrap loader (null) puts it in java.base, next to AbstractOwnableSynchronizer.
-  jclass cls = jni_->DefineClass(name, nullptr, reinterpret_cast<const jbyte*>(lock_scan_class),
-                                 static_cast<jsize>(lock_scan_class_size));
-  if (cls == nullptr) {
-    jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
-    cls = jni_->FindClass(name);
-    if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
+  if (ready_) {
+    java_pass_ = std::make_unique<JavaLockScan>(jvmti, jni);
+    if (!java_pass_->ok()) {
+      java_pass_.reset();
+      log::debug("JvmsightLockScan unavailable; the deadlock check reads threads via JNI");
+    }
   }
-  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I)I");
-  if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
-  scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
-  if (scan_class_ == nullptr) return false;
-  warm_up_lock_scan();
-  return true;
-}
-
-void JvmtiLockGraphSource::warm_up_lock_scan() {
-  // Called only twice a second, the scan would stay interpreted for minutes
-  // (about 1 us per thread instead of a few ns): run it enough times now, on
-  // a small array of this thread, for the JIT to compile it. About 20 ms of
-  // agent-thread CPU, once.
-  LocalFrame frame(jni_, 8);
-  jthread self = nullptr;
-  jclass thread = jni_->FindClass("java/lang/Thread");
-  if (thread == nullptr || jvmti_->GetCurrentThread(&self) != JVMTI_ERROR_NONE) {
-    jni_->ExceptionClear();
-    return;
-  }
-  constexpr jsize size = 64;
-  jobjectArray array = jni_->NewObjectArray(size, thread, self);
-  jintArray indices = jni_->NewIntArray(size);
-  if (array == nullptr || indices == nullptr) {
-    jni_->ExceptionClear();
-    return;
-  }
-  for (int i = 0; i < 6000; ++i) {
-    jni_->CallStaticIntMethod(scan_class_, scan_method_, array, indices);
-    if (!jni_ok(jni_, "JvmsightLockScan warm-up")) return;
-  }
-}
-
-std::optional<std::vector<jint>> JvmtiLockGraphSource::java_candidates() {
-  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr) return std::nullopt;
-  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_);
-  if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
-  std::vector<jint> out(static_cast<size_t>(n));
-  if (n > 0) jni_->GetIntArrayRegion(indices_, 0, n, out.data());
-  return out;
 }
 
 jint JvmtiLockGraphSource::state_of(jthread t) {
@@ -131,10 +81,6 @@ jint JvmtiLockGraphSource::state_of(jthread t) {
 void JvmtiLockGraphSource::refresh_threads() {
   for (jthread t : threads_) jni_->DeleteGlobalRef(t);
   threads_.clear();
-  if (thread_array_) jni_->DeleteGlobalRef(thread_array_);
-  if (indices_) jni_->DeleteGlobalRef(indices_);
-  thread_array_ = nullptr;
-  indices_ = nullptr;
   LocalFrame frame(jni_, 16);
   jint count = 0;
   JvmtiArray<jthread> all(jvmti_);
@@ -144,15 +90,7 @@ void JvmtiLockGraphSource::refresh_threads() {
     if (jthread g = static_cast<jthread>(jni_->NewGlobalRef(all[i]))) threads_.push_back(g);
     jni_->DeleteLocalRef(all[i]);
   }
-  if (scan_class_ == nullptr) return;
-  // The same list as a Thread[] for the Java pass, and room for every index.
-  jclass thread = jni_->FindClass("java/lang/Thread");
-  jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads_.size()), thread, nullptr) : nullptr;
-  jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads_.size()));
-  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr) return;
-  for (size_t i = 0; i < threads_.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads_[i]);
-  thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
-  indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
+  if (java_pass_) java_pass_->set_threads(threads_);
 }
 
 ThreadKey JvmtiLockGraphSource::key_of(jthread t) { return jni_->GetLongField(t, tid_); }
@@ -233,7 +171,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   const bool full = depth == ScanDepth::full;
   // The background check asks Java for the few candidates; a full scan (and
   // a JVM where the Java pass is unavailable) looks at every thread via JNI.
-  std::optional<std::vector<jint>> candidates = full ? std::nullopt : java_candidates();
+  std::optional<std::vector<jint>> candidates = full || !java_pass_ ? std::nullopt : java_pass_->candidates();
   const bool from_java = candidates.has_value();
   if (!candidates) {
     candidates.emplace(threads_.size());

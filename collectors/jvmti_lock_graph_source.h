@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "collectors/java_lock_scan.h"
 #include "collectors/lock_graph_source.h"
 
 namespace jvmsight {
@@ -56,13 +58,9 @@ class JvmtiLockGraphSource : public LockGraphSource {
   std::vector<jthread> threads_;
   jint state_of(jthread t);
   void refresh_threads();
-  bool define_lock_scan();
-  void warm_up_lock_scan();
   std::optional<LockScan> scan_once(ScanDepth depth, bool allow_reuse);
   void remember_monitor_edges(const LockScan& scan, bool from_java, uint64_t events,
                               const std::vector<jint>& candidates);
-  // Indices into threads_ worth a closer look; nullopt if the Java pass failed.
-  std::optional<std::vector<jint>> java_candidates();
 
   // Monitor edges cost handshakes (GetCurrentContendedMonitor,
   // GetOwnedMonitorInfo). A blocked thread can only change the monitor it
@@ -80,11 +78,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   bool reuse_valid_ = false;
   int reused_ = 0;
 
-  // JvmsightLockScan.scan(Thread[], int[]) and its arguments (global refs).
-  jclass scan_class_ = nullptr;
-  jmethodID scan_method_ = nullptr;
-  jobjectArray thread_array_ = nullptr;
-  jintArray indices_ = nullptr;
+  std::unique_ptr<JavaLockScan> java_pass_;  // null: every thread is read through JNI
 
   jfieldID tid_ = nullptr;
   // java.lang.Thread's status word (JDK 17: Thread.threadStatus; JDK 19+:

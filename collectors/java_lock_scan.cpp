@@ -1,0 +1,82 @@
+#include "collectors/java_lock_scan.h"
+
+#include "collectors/jvm_calls.h"
+
+namespace jvmsight {
+
+// The compiled JvmsightLockScan class, embedded at build time.
+extern const unsigned char lock_scan_class[];
+extern const size_t lock_scan_class_size;
+
+JavaLockScan::JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni) : jvmti_(jvmti), jni_(jni) { ok_ = define(); }
+
+void JavaLockScan::set_threads(const std::vector<jthread>& threads) {
+  if (thread_array_) jni_->DeleteGlobalRef(thread_array_);
+  if (indices_) jni_->DeleteGlobalRef(indices_);
+  thread_array_ = nullptr;
+  indices_ = nullptr;
+  LocalFrame frame(jni_, 8);
+  // The same list as a Thread[] for the Java pass, and room for every index.
+  jclass thread = jni_->FindClass("java/lang/Thread");
+  jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads.size()), thread, nullptr) : nullptr;
+  jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads.size()));
+  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr) return;
+  for (size_t i = 0; i < threads.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads[i]);
+  thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
+  indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
+}
+
+bool JavaLockScan::define() {
+  LocalFrame frame(jni_, 4);
+  const char* name = "java/util/concurrent/locks/JvmsightLockScan";
+  // The bootstrap loader (null) puts it in java.base, next to AbstractOwnableSynchronizer.
+  jclass cls = jni_->DefineClass(name, nullptr, reinterpret_cast<const jbyte*>(lock_scan_class),
+                                 static_cast<jsize>(lock_scan_class_size));
+  if (cls == nullptr) {
+    jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
+    cls = jni_->FindClass(name);
+    if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
+  }
+  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I)I");
+  if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
+  scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
+  if (scan_class_ == nullptr) return false;
+  warm_up();
+  return true;
+}
+
+void JavaLockScan::warm_up() {
+  // Called only twice a second, the scan would stay interpreted for minutes
+  // (about 1 us per thread instead of a few ns): run it enough times now, on
+  // a small array of this thread, for the JIT to compile it. About 20 ms of
+  // agent-thread CPU, once.
+  LocalFrame frame(jni_, 8);
+  jthread self = nullptr;
+  jclass thread = jni_->FindClass("java/lang/Thread");
+  if (thread == nullptr || jvmti_->GetCurrentThread(&self) != JVMTI_ERROR_NONE) {
+    jni_->ExceptionClear();
+    return;
+  }
+  constexpr jsize size = 64;
+  jobjectArray array = jni_->NewObjectArray(size, thread, self);
+  jintArray indices = jni_->NewIntArray(size);
+  if (array == nullptr || indices == nullptr) {
+    jni_->ExceptionClear();
+    return;
+  }
+  for (int i = 0; i < 6000; ++i) {
+    jni_->CallStaticIntMethod(scan_class_, scan_method_, array, indices);
+    if (!jni_ok(jni_, "JvmsightLockScan warm-up")) return;
+  }
+}
+
+std::optional<std::vector<jint>> JavaLockScan::candidates() {
+  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr) return std::nullopt;
+  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_);
+  if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
+  std::vector<jint> out(static_cast<size_t>(n));
+  if (n > 0) jni_->GetIntArrayRegion(indices_, 0, n, out.data());
+  return out;
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,41 @@
+#pragma once
+// The background deadlock check's first pass, in Java: JvmsightLockScan
+// (collectors/java/...), compiled at build time, embedded in the agent, and
+// defined by the bootstrap loader in java.util.concurrent.locks so it may call
+// AbstractOwnableSynchronizer.getExclusiveOwnerThread. Through JNI every
+// field read costs a VM transition; JIT-compiled Java reads a thread's status
+// and park blocker in nanoseconds. Agent thread only.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <optional>
+#include <vector>
+
+namespace jvmsight {
+
+class JavaLockScan {
+ public:
+  // Defines the class (or finds it from an earlier load) and warms it up.
+  JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni);
+  bool ok() const { return ok_; }
+
+  // The threads to scan (global references owned by the caller), as a Thread[].
+  void set_threads(const std::vector<jthread>& threads);
+  // Indices into those threads that are blocked on a monitor or parked on a
+  // j.u.c. lock with an exclusive owner; nullopt if the call failed.
+  std::optional<std::vector<jint>> candidates();
+
+ private:
+  bool define();
+  void warm_up();
+
+  jvmtiEnv* jvmti_;
+  JNIEnv* jni_;
+  bool ok_ = false;
+  jclass scan_class_ = nullptr;  // global refs from here on
+  jmethodID scan_method_ = nullptr;
+  jobjectArray thread_array_ = nullptr;
+  jintArray indices_ = nullptr;
+};
+
+}  // namespace jvmsight
