@@ -100,11 +100,28 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
       for (const auto& note : notes_)
         later_seen = later_seen || static_cast<double>(note.n.start_ms) + *offset_ms_ > ms(p.end_mono_ns) + slack_ms;
       const RawGcPause* next = pending_.size() > 1 ? &pending_[1] : nullptr;
+      auto fits_a_later_pause = [&](const Note& note) {
+        for (size_t i = 1; i < pending_.size(); ++i)
+          if (inside(note, pending_[i])) return true;
+        return false;
+      };
+      // True if a later pause fits this note and no other unused one: the
+      // note is that pause's, however close it is to this one.
+      auto needed_by_a_later_pause = [&](const Note& note) {
+        for (size_t i = 1; i < pending_.size(); ++i) {
+          if (!inside(note, pending_[i])) continue;
+          bool other = false;
+          for (const auto& o : notes_) other = other || (&o != &note && !o.used && inside(o, pending_[i]));
+          if (!other) return true;
+        }
+        return false;
+      };
       std::vector<Note*> taken;
       for (auto& note : notes_) {
         if (note.used || !inside(note, p)) continue;
-        // Two pauses within one millisecond: leave the second collection to the second pause.
-        if (!taken.empty() && next != nullptr && inside(note, *next)) continue;
+        // Pauses within a millisecond or so: leave a further collection that
+        // also fits a later pause to that pause.
+        if (!taken.empty() && fits_a_later_pause(note)) continue;
         taken.push_back(&note);
       }
       // A pause without a notification waits the grace period even if later
@@ -127,7 +144,7 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
         for (auto& note : notes_) {
           double s = static_cast<double>(note.n.start_ms) + *offset_ms_;
           double e = static_cast<double>(note.n.end_ms) + *offset_ms_;
-          if (note.used || s < lo - 1 || e > hi + slack_ms) continue;
+          if (note.used || s < lo - 1 || e > hi + slack_ms || needed_by_a_later_pause(note)) continue;
           double distance = std::abs(s - ms(p.start_mono_ns));
           if (distance <= near_ms && (closest == nullptr || distance < best)) closest = &note, best = distance;
         }

@@ -223,6 +223,29 @@ TEST(GcPauseMatcher, ANotificationJustOutsideItsPauseIsTakenBeforeGivingUp) {
   EXPECT_EQ(m.unmatched_notifications(), 0u);
 }
 
+TEST(GcPauseMatcher, ALateNotificationThatAlsoFitsTheNextPauseStaysWithItsOwn) {
+  // Shenandoah/ZGC pauses can follow each other within a millisecond: the
+  // first pause's notification, reported a little late, fits the second
+  // pause, which has its own.
+  GcPauseMatcher m;
+  double t = origin + 100.2;
+  for (int i = 0; i < 5; ++i) {  // calibration material
+    double s = t + i * 9.1;
+    m.add_pause(pause(s, s + 0.05));
+    m.add_notification(note("Shenandoah Pauses", s + 0.01, s + 0.04, "c"));
+  }
+  double u = t + 80.2;
+  m.add_pause(pause(u, u + 0.05));
+  m.add_pause(pause(u + 0.9, u + 0.95));
+  m.add_notification(note("Shenandoah Pauses", u + 1.0, u + 1.0, "first, late"));
+  m.add_notification(note("Shenandoah Pauses", u + 0.91, u + 0.94, "second"));
+  auto settled = m.settle(later(u + 5000), true);
+  ASSERT_EQ(settled.size(), 7u);
+  EXPECT_EQ(settled[5].cause, "first, late");
+  EXPECT_EQ(settled[6].cause, "second");
+  EXPECT_EQ(settled[6].collections.size(), 1u);
+}
+
 TEST(GcPauseMatcher, NotificationOfAPauseNeverSeenIsCountedUnmatched) {
   // E.g. a pause lost to a full pause buffer.
   GcPauseMatcher m;
