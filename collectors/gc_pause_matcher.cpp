@@ -13,7 +13,9 @@ constexpr size_t window = 64;
 // moments JVM TI and the GC take their timestamps.
 constexpr double slack_ms = 0.5;
 // For a pause about to be given up on: a notification this close still counts.
-constexpr double near_slack_ms = 2.5;
+constexpr double near_ms = 20;
+// Unused notifications stay this long before the oldest pending pause, for that rule.
+constexpr double keep_ms = 1000;
 // Unused notifications are kept this long in case their pause is late.
 constexpr size_t max_notes = 512;
 
@@ -98,11 +100,28 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
       for (const auto& note : notes_)
         later_seen = later_seen || static_cast<double>(note.n.start_ms) + *offset_ms_ > ms(p.end_mono_ns) + slack_ms;
       const RawGcPause* next = pending_.size() > 1 ? &pending_[1] : nullptr;
+      auto fits_a_later_pause = [&](const Note& note) {
+        for (size_t i = 1; i < pending_.size(); ++i)
+          if (inside(note, pending_[i])) return true;
+        return false;
+      };
+      // True if a later pause fits this note and no other unused one: the
+      // note is that pause's, however close it is to this one.
+      auto needed_by_a_later_pause = [&](const Note& note) {
+        for (size_t i = 1; i < pending_.size(); ++i) {
+          if (!inside(note, pending_[i])) continue;
+          bool other = false;
+          for (const auto& o : notes_) other = other || (&o != &note && !o.used && inside(o, pending_[i]));
+          if (!other) return true;
+        }
+        return false;
+      };
       std::vector<Note*> taken;
       for (auto& note : notes_) {
         if (note.used || !inside(note, p)) continue;
-        // Two pauses within one millisecond: leave the second collection to the second pause.
-        if (!taken.empty() && next != nullptr && inside(note, *next)) continue;
+        // Pauses within a millisecond or so: leave a further collection that
+        // also fits a later pause to that pause.
+        if (!taken.empty() && fits_a_later_pause(note)) continue;
         taken.push_back(&note);
       }
       // A pause without a notification waits the grace period even if later
@@ -115,15 +134,21 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
       if (wait) break;
       if (taken.empty()) {
         // Rarely (about one collection in a few thousand here) a notification
-        // misses its pause by a fraction of a millisecond more than the
-        // slack. Notifications come in order, so an unused one this close
-        // that belongs to no later pause is this pause's.
+        // misses its pause by more than the slack. Notifications come in
+        // order and every earlier pause is settled: an unused one between
+        // the previous pause and the next is this pause's; take the closest.
+        double lo = last_settled_end_ms_ ? *last_settled_end_ms_ : -1e300;
+        double hi = next != nullptr ? ms(next->start_mono_ns) : 1e300;
+        Note* closest = nullptr;
+        double best = 0;
         for (auto& note : notes_) {
-          if (note.used || !inside(note, p, near_slack_ms)) continue;
-          if (next != nullptr && inside(note, *next, near_slack_ms)) continue;
-          taken.push_back(&note);
-          break;
+          double s = static_cast<double>(note.n.start_ms) + *offset_ms_;
+          double e = static_cast<double>(note.n.end_ms) + *offset_ms_;
+          if (note.used || s < lo - 1 || e > hi + slack_ms || needed_by_a_later_pause(note)) continue;
+          double distance = std::abs(s - ms(p.start_mono_ns));
+          if (distance <= near_ms && (closest == nullptr || distance < best)) closest = &note, best = distance;
         }
+        if (closest != nullptr) taken.push_back(closest);
       }
       // Several collections in one pause: the pause is the last one's (the
       // full collection that Parallel's System.gc() runs after a scavenge,
@@ -144,13 +169,14 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
       settled.gc = fallback_gc_;
       settled.collections.push_back(fallback_gc_);
     }
+    last_settled_end_ms_ = ms(p.end_mono_ns);
     out.push_back(std::move(settled));
     pending_.pop_front();
   }
   // Notifications older than every pending pause will never match.
   double oldest_pending = pending_.empty() ? ms(now_mono_ns) : ms(pending_.front().start_mono_ns);
   while (!notes_.empty() && offset_ms_ &&
-         static_cast<double>(notes_.front().n.end_ms) + *offset_ms_ < oldest_pending - 1 - slack_ms) {
+         static_cast<double>(notes_.front().n.end_ms) + *offset_ms_ < oldest_pending - keep_ms) {
     if (!notes_.front().used) ++unmatched_notifications_;
     notes_.pop_front();
   }

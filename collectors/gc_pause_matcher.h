@@ -87,6 +87,7 @@ class GcPauseMatcher {
   std::deque<RawGcPause> recent_pauses_;   // calibration window
   std::deque<GcNotification> recent_notes_;
   std::optional<double> offset_ms_;
+  std::optional<double> last_settled_end_ms_;
   std::string fallback_gc_;
   uint64_t unmatched_notifications_ = 0;
 };
