@@ -1,5 +1,6 @@
 // GC pauses measured by the agent (JVM TI) against what the same JVM's
 // GarbageCollectorMXBeans say, for every collector each JDK offers.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -154,6 +155,37 @@ TEST_P(GcPauses, CountsAndTimesMatchGarbageCollectorMXBeans) {
   check_counts_and_times(*jvm, !concurrent);
 }
 
+// Attribution by GC notification is a match on millisecond timestamps; on a
+// loaded 2-core machine about one pause in 30-70 test runs is left
+// "unknown" (its notification then counts as unmatched). Counts are exact:
+// every pause is there, none is given to the wrong collector, and at most
+// one in 25 may stay unattributed (docs/METRICS.md, GC, known limits).
+// Returns "" when `seen` is `want` up to that, else why not.
+// unknown_unpredictable: G1 before JDK 20, whose Remark/Cleanup pauses are
+// "unknown" in numbers no bean tells.
+std::string attribution_differs(const std::map<std::string, long>& seen, const std::map<std::string, long>& want,
+                                bool unknown_unpredictable, long* unattributed = nullptr) {
+  long seen_total = 0, want_total = 0, missing = 0;
+  for (const auto& [k, v] : seen) seen_total += v;
+  for (const auto& [k, v] : want) want_total += v;
+  if (!unknown_unpredictable && seen_total != want_total)
+    return "total " + std::to_string(seen_total) + " vs " + std::to_string(want_total);
+  for (const auto& [label, n] : seen) {
+    if (label == "unknown") continue;
+    auto it = want.find(label);
+    long w = it == want.end() ? 0 : it->second;
+    if (n > w) return label + " has " + std::to_string(n) + ", expected at most " + std::to_string(w);
+  }
+  for (const auto& [label, w] : want) {
+    if (label == "unknown") continue;
+    auto it = seen.find(label);
+    missing += w - (it == seen.end() ? 0 : it->second);
+  }
+  if (unattributed) *unattributed = missing;
+  if (missing > std::max(1L, want_total / 25)) return std::to_string(missing) + " unattributed";
+  return "";
+}
+
 void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   const auto& [jdk, gc] = GetParam();
   churn(jvm, 5, 600);
@@ -163,6 +195,7 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   Beans truth;
   AgentGc seen;
   std::map<std::string, long> want, stw;
+  const bool g1_remark = gc == "G1" && jdk.feature < 20;
   for (int attempt = 0; attempt < 30; ++attempt) {
     seen = agent_view(jvm.scrape());
     truth = read_beans(jvm);
@@ -173,15 +206,29 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
     if (!notifications && want.count("unknown")) stw.clear();  // nothing to attribute with
     // G1 before JDK 20 counts its Remark and Cleanup pauses in no bean and
     // sends no notification for them: they are the "unknown" pauses.
-    if (gc == "G1" && jdk.feature < 20 && seen.pauses.count("unknown")) want["unknown"] = seen.pauses["unknown"];
+    if (g1_remark && seen.pauses.count("unknown")) want["unknown"] = seen.pauses["unknown"];
     if (seen.collections == truth && seen.pauses == want && seen.collections_in_pauses == stw) break;
+    // Settled but for a rare unattributed pause: no point waiting longer.
+    if (attempt >= 10 && seen.collections == truth && attribution_differs(seen.pauses, want, g1_remark).empty()) break;
     std::this_thread::sleep_for(200ms);
   }
   SCOPED_TRACE(jdk.name + " " + gc + ": " + jvm.process->last_line("GC "));
   EXPECT_EQ(seen.collections, truth) << "jvm_gc_collection_seconds vs GarbageCollectorMXBeans";
-  EXPECT_EQ(seen.collections_in_pauses, stw) << "every stop-the-world collection lies inside a JVM TI pause";
-  EXPECT_EQ(seen.pauses, want) << "JVM TI pauses by collector vs the stop-the-world collectors' counts";
-  EXPECT_EQ(jvm.scrape().value("jvmsight_gc_notifications_unmatched_total"), 0.0);
+  long unattributed = 0;
+  EXPECT_EQ(attribution_differs(seen.pauses, want, g1_remark, &unattributed), "")
+      << "JVM TI pauses by collector vs the stop-the-world collectors' counts";
+  // The collections found inside pauses are the beans' counts, less the
+  // collections of the pauses left unattributed.
+  long in_pauses = 0, stw_total = 0;
+  for (const auto& [name, n] : seen.collections_in_pauses) {
+    in_pauses += n;
+    EXPECT_LE(n, stw.count(name) ? stw[name] : 0) << name << ": more collections in pauses than the bean counted";
+  }
+  for (const auto& [name, n] : stw) stw_total += n;
+  EXPECT_EQ(in_pauses + unattributed, stw_total) << "every stop-the-world collection lies inside a JVM TI pause";
+  EXPECT_EQ(jvm.scrape().value("jvmsight_gc_notifications_unmatched_total"), double(unattributed));
+  if (unattributed > 0)
+    std::printf("[gc] %s %s: %ld of %ld pauses unattributed\n", jdk.name.c_str(), gc.c_str(), unattributed, stw_total);
   if (gc == "G1" && want.count("unknown")) std::printf("[gc] %s G1: %ld Remark/Cleanup pauses unattributed (no bean before JDK 20)\n", jdk.name.c_str(), want["unknown"]);
   long stw_collections = 0, stw_ms = 0;
   for (const auto& [name, b] : truth)
