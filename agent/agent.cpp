@@ -156,7 +156,7 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   thread_info_ = std::make_unique<ThreadInfoReader>(jni, thread_mx_bean_);
   if (capabilities_.cheap_deadlock_check()) {
     auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
-                                                         thread_events_ ? &thread_generation_ : nullptr,
+                                                         thread_events_ ? &thread_roster_.changes() : nullptr,
                                                          monitor_events_ ? &last_contended_enter_ns_ : nullptr);
     if (source->ready()) lock_source_ = std::move(source);
   }

@@ -45,8 +45,6 @@ class Agent {
   void set_monitor_events(bool enabled) { monitor_events_ = enabled; }
   bool tag_locks() const { return capabilities_.tag_objects; }
   bool wants_contention_events() const { return options_.contention; }
-  // Bumped by ThreadStart/ThreadEnd: tells the deadlock check its thread list is stale.
-  void on_thread_start_or_end() { thread_generation_.fetch_add(1, std::memory_order_relaxed); }
   void set_thread_events(bool enabled) { thread_events_ = enabled; }
   // Bumped by MonitorContendedEnter (every new blocking starts there): lets
   // the deadlock check reuse monitor edges while nothing blocked anew.
@@ -78,7 +76,6 @@ class Agent {
   GcCollector* gc_ = nullptr;  // owned by collectors_; agent thread only
   MonitorContentionRecorder contention_;  // written by event callbacks
   bool monitor_events_ = false;
-  std::atomic<uint64_t> thread_generation_{0};
   std::atomic<uint64_t> last_contended_enter_ns_{0};
   bool thread_events_ = false;
   AgentThread agent_thread_;

@@ -107,11 +107,8 @@ void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jbool
   the_agent->contention().record_wait(now > start ? now - start : 0);
 }
 
-void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) {
-  the_agent->thread_roster().on_thread_start();
-  the_agent->on_thread_start_or_end();
-}
-void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->on_thread_start_or_end(); }
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start_or_end(); }
+void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start_or_end(); }
 
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
   return jvmti_ok(jvmti, jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr), what);

@@ -79,11 +79,11 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
 
 bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint)>& visit) {
   if (!resolve_layout(jni)) return false;
-  uint64_t starts = starts_.load(std::memory_order_relaxed);
-  if (stale_ || starts != seen_starts_) {
+  uint64_t changes = changes_.load(std::memory_order_relaxed);
+  if (stale_ || changes != seen_changes_) {
     // Read the counter before listing: a thread starting meanwhile makes the next scrape refresh again.
     if (!refresh(jni, jvmti)) return false;
-    seen_starts_ = starts;
+    seen_changes_ = changes;
     stale_ = false;
   }
   for (const auto& e : entries_) {

@@ -2,9 +2,9 @@
 // The live platform threads, kept as global references between scrapes so a
 // scrape costs one JNI field read per thread instead of GetAllThreads (about
 // 2-3 ms at 10,000 threads) plus GetThreadState (2 us per thread on JDK 17,
-// 60 us on JDK 25). Refreshed with GetAllThreads only when a ThreadStart
+// 60 us on JDK 25). Refreshed with GetAllThreads only when a ThreadStart/End
 // event or a terminated entry says the set changed. Agent thread only,
-// except on_thread_start.
+// except on_thread_start_or_end.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -17,8 +17,11 @@ namespace jvmsight {
 
 class ThreadRoster {
  public:
-  // ThreadStart callback: a relaxed increment, nothing else.
-  void on_thread_start() { starts_.fetch_add(1, std::memory_order_relaxed); }
+  // ThreadStart/ThreadEnd callbacks: a relaxed increment, nothing else.
+  void on_thread_start_or_end() { changes_.fetch_add(1, std::memory_order_relaxed); }
+  // Bumped whenever the set of platform threads changed; the deadlock
+  // check's own thread list follows it too.
+  const std::atomic<uint64_t>& changes() const { return changes_; }
 
   // Calls visit(thread, status) for every live platform thread but the agent's
   // own, where status is java.lang.Thread's threadStatus: HotSpot keeps it in
@@ -37,8 +40,8 @@ class ThreadRoster {
   bool refresh(JNIEnv* jni, jvmtiEnv* jvmti);
   void release(JNIEnv* jni, Entry& e);
 
-  std::atomic<uint64_t> starts_{0};
-  uint64_t seen_starts_ = ~uint64_t{0};
+  std::atomic<uint64_t> changes_{0};
+  uint64_t seen_changes_ = ~uint64_t{0};
   bool stale_ = true;
   bool layout_tried_ = false;
   jfieldID tid_ = nullptr;
