@@ -1,43 +1,60 @@
 #!/usr/bin/env bash
 # Contention events cost: throughput of a contention-heavy workload with no
-# agent, with jvmsight, and with a JFR recording of jdk.JavaMonitorEnter at
-# threshold 0; runs interleaved (A B C A B C ...) so machine noise hits all
-# alike; medians and ratios to no-agent. About 2 minutes.
-# Usage: bench/contention_bench.sh [java_home] [rounds] [threads] [locks]
+# agent, with HotSpot's event posting alone (the floor agent: same events,
+# empty callbacks), with jvmsight, and with a JFR recording of
+# jdk.JavaMonitorEnter at threshold 0. Runs interleaved (none floor agent jfr,
+# none floor agent jfr, ...) so machine noise hits all alike; each round gives
+# a ratio to that round's no-agent run, and the result is the median ratio.
+# Usage: bench/contention_bench.sh [java_home] [rounds] [workload]
+#   workload: io (default; each critical section sleeps 50 us, as blocking
+#             I/O under a lock would) or stress (each yields the CPU while
+#             holding the lock: the most contended entries 2 CPUs can make)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 java_home=${1:-/usr/lib/jvm/java-17-openjdk-amd64}
-rounds=${2:-5}
-threads=${3:-16}
-locks=${4:-2}
+rounds=${2:-7}
+workload=${3:-io}
 agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
+floor=${JVMSIGHT_FLOOR_AGENT:-$here/../build/bench/libmonitor_events_floor.so}
+for lib in "$agent" "$floor"; do
+  [ -f "$lib" ] || { echo "build first: cmake -S . -B build && make -C build (no $lib)" >&2; exit 1; }
+done
+case $workload in
+  io) block=park=50 ;;
+  stress) block=yield ;;
+  *) echo "unknown workload '$workload' (io or stress)" >&2; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$java_home/bin/javac" -d "$work" "$here/java/ContentionBench.java"
-args=(ContentionBench "$threads" "$locks" 2000 4000 100 100 yield)
+args=(ContentionBench 16 2 2000 4000 100 100 "$block")
 run() {
   case $1 in
     none)  "$java_home/bin/java" -cp "$work" "${args[@]}" ;;
+    floor) "$java_home/bin/java" -cp "$work" "-agentpath:$floor" "${args[@]}" ;;
     agent) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1" "${args[@]}" 2>/dev/null ;;
     jfr)   "$java_home/bin/java" -cp "$work" \
              "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" 2>/dev/null ;;
   esac | sed -n 's/^RESULT //p'
 }
-echo "java: $("$java_home/bin/java" -version 2>&1 | head -1); $threads threads on $locks locks; $rounds rounds; $(nproc) CPUs"
+echo "java: $("$java_home/bin/java" -version 2>&1 | head -1); workload $workload (16 threads, 2 locks, $block inside);" \
+     "$rounds rounds; $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
-  for c in none agent jfr; do echo "$c $(run $c)"; done
+  for c in none floor agent jfr; do echo "$r $c $(run $c)"; done
 done | tee "$work/results"
 python3 - "$work/results" <<'PY'
 import statistics, sys
 ops, blocked = {}, {}
 for line in open(sys.argv[1]):
-    conf, *kv = line.split()
+    rnd, conf, *kv = line.split()
     d = dict(x.split("=") for x in kv)
-    ops.setdefault(conf, []).append(float(d["ops_per_s"]))
+    ops.setdefault(conf, {})[rnd] = float(d["ops_per_s"])
     blocked.setdefault(conf, []).append(float(d["blocked_per_s"]))
-base = statistics.median(ops["none"])
-for conf in ("none", "agent", "jfr"):
-    m = statistics.median(ops[conf])
-    print(f"{conf:6s} median {m:14,.0f} ops/s  ratio {m / base:.4f}  ({(m / base - 1) * 100:+.2f}%)  "
-          f"contended entries {statistics.median(blocked[conf]):,.0f}/s")
+print("| config | median ops/s | median ratio to no agent (paired by round) | contended entries/s |")
+print("|---|---|---|---|")
+for conf in ("none", "floor", "agent", "jfr"):
+    ratios = [ops[conf][r] / ops["none"][r] for r in ops[conf] if r in ops["none"]]
+    m = statistics.median(ratios)
+    print(f"| {conf} | {statistics.median(ops[conf].values()):,.0f} | {m:.4f} ({(m - 1) * 100:+.2f}%) | "
+          f"{statistics.median(blocked[conf]):,.0f} |")
 PY

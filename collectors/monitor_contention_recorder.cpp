@@ -21,31 +21,36 @@ void WaitTotals::add(const WaitTotals& o) {
   for (size_t i = 0; i < buckets.size(); ++i) buckets[i] += o.buckets[i];
 }
 
-MonitorContentionRecorder::MonitorContentionRecorder() : slots_(new Slot[slot_count]) {}
+MonitorContentionRecorder::MonitorContentionRecorder()
+    : keys_(new std::atomic<int32_t>[slot_count]()), slots_(new WaitHistogram[slot_count]) {}
 
-bool MonitorContentionRecorder::record_contended(int32_t hash, uint64_t wait_ns) {
+MonitorContentionRecorder::SlotRef MonitorContentionRecorder::slot_of(int32_t hash) {
   if (hash != 0) {
     // Open addressing with a bounded probe: a claimed slot keeps its key for
     // good, so a reader never sees a key change under it.
     uint32_t h = static_cast<uint32_t>(hash) * 0x9E3779B1u;
     for (size_t probe = 0; probe < max_probe; ++probe) {
-      Slot& s = slots_[(h + probe) & (slot_count - 1)];
-      int32_t key = s.key.load(std::memory_order_acquire);
-      bool claimed = false;
+      uint32_t index = (h + probe) & (slot_count - 1);
+      std::atomic<int32_t>& slot_key = keys_[index];
+      int32_t key = slot_key.load(std::memory_order_acquire);
       if (key == 0) {
         int32_t expected = 0;
-        claimed = s.key.compare_exchange_strong(expected, hash, std::memory_order_acq_rel);
-        key = claimed ? hash : expected;
+        if (slot_key.compare_exchange_strong(expected, hash, std::memory_order_acq_rel)) return {index, true};
+        key = expected;
       }
-      if (key == hash) {
-        s.waits.record(wait_ns);
-        return claimed;
-      }
+      if (key == hash) return {index, false};
     }
   }
+  return {overflow_slot, false};
+}
+
+void MonitorContentionRecorder::record_contended(uint32_t slot, uint64_t wait_ns) {
+  if (slot < slot_count) {
+    slots_[slot].record(wait_ns);
+    return;
+  }
   overflowed_.fetch_add(1, std::memory_order_relaxed);
-  overflow_.waits.record(wait_ns);
-  return false;
+  overflow_.record(wait_ns);
 }
 
 WaitTotals MonitorContentionRecorder::take(WaitHistogram& h) {

@@ -39,10 +39,22 @@ class MonitorContentionRecorder {
 
   MonitorContentionRecorder();
 
-  // Hot path (event callbacks). True when this lock object claimed a new
-  // slot: the first contention on it, when the caller tags the object so the
-  // agent thread can find its class later.
-  bool record_contended(int32_t identity_hash, uint64_t wait_ns);
+  // The table entry of one lock object, or overflow_slot beyond the table.
+  // claimed: this call took a free entry (the object's first contention),
+  // so the caller tags the object for the agent thread to find its class.
+  static constexpr uint32_t overflow_slot = slot_count;
+  struct SlotRef {
+    uint32_t index;
+    bool claimed;
+  };
+
+  // Hot path, split across the two events so that the thread holding the
+  // monitor does as little as possible: slot_of at MonitorContendedEnter
+  // (the thread is about to block anyway), record_contended at
+  // MonitorContendedEntered (posted while the thread owns the monitor: its
+  // cost lengthens every critical section the lock's waiters queue behind).
+  SlotRef slot_of(int32_t identity_hash);
+  void record_contended(uint32_t slot, uint64_t wait_ns);
   void record_wait(uint64_t wait_ns) { waits_.record(wait_ns); }
   void record_untimed() { untimed_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -56,14 +68,13 @@ class MonitorContentionRecorder {
   uint64_t untimed() const { return untimed_.load(std::memory_order_relaxed); }
 
  private:
-  struct Slot {
-    std::atomic<int32_t> key{0};
-    WaitHistogram waits;
-  };
   static WaitTotals take(WaitHistogram& h);
 
-  std::unique_ptr<Slot[]> slots_;
-  Slot overflow_;
+  // Keys and histograms apart: contending threads probe the (read-mostly)
+  // keys at Enter while the lock's owner updates its histogram at Entered.
+  std::unique_ptr<std::atomic<int32_t>[]> keys_;
+  std::unique_ptr<WaitHistogram[]> slots_;
+  WaitHistogram overflow_;
   WaitHistogram waits_;
   std::atomic<uint64_t> overflowed_{0};
   std::atomic<uint64_t> untimed_{0};
@@ -72,13 +83,12 @@ class MonitorContentionRecorder {
 template <class Fn>
 void MonitorContentionRecorder::drain(Fn&& fn) {
   for (size_t i = 0; i < slot_count; ++i) {
-    Slot& s = slots_[i];
-    int32_t key = s.key.load(std::memory_order_acquire);
+    int32_t key = keys_[i].load(std::memory_order_acquire);
     if (key == 0) continue;
-    WaitTotals t = take(s.waits);
+    WaitTotals t = take(slots_[i]);
     if (t.count != 0) fn(key, t);
   }
-  WaitTotals o = take(overflow_.waits);
+  WaitTotals o = take(overflow_);
   if (o.count != 0) fn(0, o);
 }
 

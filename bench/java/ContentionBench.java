@@ -2,9 +2,11 @@
  * Many threads on a few hot `synchronized` locks, enough that they really
  * block (not just spin): throughput in lock entries per second over a fixed
  * time, after a warm-up. Args: threads locks warmupMs measureMs insideWork outsideWork
- * [yield] (work = iterations of a cheap LCG step; "yield" gives up the CPU
- * inside the critical section, as blocking I/O under a lock would, so the
- * other threads stop spinning and park: real contended entries).
+ * [yield | park=MICROS] (work = iterations of a cheap LCG step). Inside the
+ * critical section, "yield" gives up the CPU (a stress case: the most
+ * contended entries a second a few CPUs can produce), "park=N" sleeps N
+ * microseconds as blocking I/O under a lock would. Either way the other
+ * threads stop spinning and park: real contended entries.
  * Prints "RESULT ops_per_s=<n> blocked=<contended entries, ThreadMXBean>".
  */
 public class ContentionBench {
@@ -20,7 +22,9 @@ public class ContentionBench {
         long measure = Long.parseLong(args[3]);
         int inside = args.length > 4 ? Integer.parseInt(args[4]) : 50;
         int outside = args.length > 5 ? Integer.parseInt(args[5]) : 50;
-        boolean yieldInside = args.length > 6 && args[6].equals("yield");
+        String blockInside = args.length > 6 ? args[6] : "";
+        boolean yieldInside = blockInside.equals("yield");
+        long parkInsideNs = blockInside.startsWith("park=") ? Long.parseLong(blockInside.substring(5)) * 1000 : 0;
         Hot[] hot = new Hot[locks];
         for (int i = 0; i < locks; i++) hot[i] = new Hot();
         long[] counts = new long[threads * 16];  // padded per thread
@@ -35,6 +39,7 @@ public class ContentionBench {
                         for (int k = 0; k < inside; k++) x = x * 6364136223846793005L + 1442695040888963407L;
                         h.n += x & 1;
                         if (yieldInside) Thread.yield();  // hand the CPU over while holding: the others block
+                        if (parkInsideNs > 0) java.util.concurrent.locks.LockSupport.parkNanos(parkInsideNs);
                     }
                     for (int k = 0; k < outside; k++) x = x * 6364136223846793005L + 1442695040888963407L;
                     local++;

@@ -8,11 +8,18 @@ namespace {
 
 using Clock = MonitorContentionCollector::Clock;
 
+// One contended entry as the two callbacks record it; true when it claimed the lock's slot.
+bool contend(MonitorContentionRecorder& r, int32_t hash, uint64_t wait_ns) {
+  auto slot = r.slot_of(hash);
+  r.record_contended(slot.index, wait_ns);
+  return slot.claimed;
+}
+
 TEST(MonitorContentionRecorder, BucketsByWaitTimeAndClaimsEachLockOnce) {
   MonitorContentionRecorder r;
-  EXPECT_TRUE(r.record_contended(42, 5'000));              // 5 us: first bucket; first contention
-  EXPECT_FALSE(r.record_contended(42, 2'000'000));         // 2 ms
-  EXPECT_FALSE(r.record_contended(42, 20'000'000'000));    // 20 s: +Inf
+  EXPECT_TRUE(contend(r, 42, 5'000));              // 5 us: first bucket; first contention
+  EXPECT_FALSE(contend(r, 42, 2'000'000));         // 2 ms
+  EXPECT_FALSE(contend(r, 42, 20'000'000'000));    // 20 s: +Inf
   std::map<int32_t, WaitTotals> seen;
   r.drain([&](int32_t h, const WaitTotals& t) { seen[h].add(t); });
   ASSERT_EQ(seen.size(), 1u);
@@ -30,7 +37,7 @@ TEST(MonitorContentionRecorder, BucketsByWaitTimeAndClaimsEachLockOnce) {
 TEST(MonitorContentionRecorder, FullTableOverflowsIntoHashZero) {
   MonitorContentionRecorder r;
   for (int32_t h = 1; h <= static_cast<int32_t>(MonitorContentionRecorder::slot_count) + 100; ++h)
-    r.record_contended(h, 1000);
+    contend(r, h, 1000);
   EXPECT_GE(r.overflowed(), 100u);
   uint64_t total = 0, overflow = 0;
   r.drain([&](int32_t h, const WaitTotals& t) {
@@ -50,15 +57,15 @@ TEST(MonitorContentionCollector, FirstKClassesKeepLabelsRestIsOtherAndCountersNe
   MonitorContentionRecorder r;
   MonitorContentionCollector c(r, 2, true);
   c.learn_classes({{1, "A"}, {2, "B"}, {3, "C"}});
-  r.record_contended(1, 300);
-  r.record_contended(2, 200);
-  r.record_contended(3, 100);
+  contend(r, 1, 300);
+  contend(r, 2, 200);
+  contend(r, 3, 100);
   auto t0 = Clock::now();
   c.absorb(t0);
   EXPECT_EQ(c.by_label().at("A").count, 1u);  // ranked by wait time: A and B get labels
   EXPECT_EQ(c.by_label().at("B").count, 1u);
   EXPECT_EQ(c.by_label().at("other").count, 1u);
-  r.record_contended(3, 1'000'000'000);  // C now waits most, but labels are for good
+  contend(r, 3, 1'000'000'000);  // C now waits most, but labels are for good
   c.absorb(t0);
   EXPECT_EQ(c.by_label().count("C"), 0u);
   EXPECT_EQ(c.by_label().at("other").count, 2u);
@@ -67,7 +74,7 @@ TEST(MonitorContentionCollector, FirstKClassesKeepLabelsRestIsOtherAndCountersNe
 TEST(MonitorContentionCollector, UnknownClassWaitsThenCountsAsUnresolved) {
   MonitorContentionRecorder r;
   MonitorContentionCollector c(r, 5, true);
-  r.record_contended(9, 100);
+  contend(r, 9, 100);
   auto t0 = Clock::now();
   c.absorb(t0);
   EXPECT_TRUE(c.by_label().empty()) << "held back until the class is known";
@@ -82,7 +89,7 @@ TEST(MonitorContentionCollector, ResolverNamesTaggedLocks) {
     asked = hashes;
     return std::map<int32_t, std::string>{{7, "com.example.Cache"}};
   });
-  r.record_contended(7, 100);
+  contend(r, 7, 100);
   c.absorb();
   EXPECT_EQ(asked, std::vector<int32_t>{7});
   EXPECT_EQ(c.by_label().at("com.example.Cache").count, 1u);
