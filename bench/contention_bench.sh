@@ -6,27 +6,31 @@
 # none floor agent jfr, ...) so machine noise hits all alike; each round gives
 # a ratio to that round's no-agent run, and the result is the median ratio.
 # Usage: bench/contention_bench.sh [java_home] [rounds] [workload]
-#   workload: io (default; each critical section sleeps 50 us, as blocking
-#             I/O under a lock would) or stress (each yields the CPU while
-#             holding the lock: the most contended entries 2 CPUs can make)
+#   workload: mixed (default; one critical section in 16 yields the CPU
+#             while holding the lock, as a page fault or blocking call
+#             would: tens of thousands of contended entries a second),
+#             stress (every critical section yields: the most contended
+#             entries a second 2 CPUs can make), or io (each critical
+#             section sleeps 50 us, as blocking I/O under a lock would)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 java_home=${1:-/usr/lib/jvm/java-17-openjdk-amd64}
 rounds=${2:-7}
-workload=${3:-io}
+workload=${3:-mixed}
 agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
 floor=${JVMSIGHT_FLOOR_AGENT:-$here/../build/bench/libmonitor_events_floor.so}
 for lib in "$agent" "$floor"; do
   [ -f "$lib" ] || { echo "build first: cmake -S . -B build && make -C build (no $lib)" >&2; exit 1; }
 done
 case $workload in
-  io) block=park=50 ;;
+  mixed) block=yield=16 ;;
   stress) block=yield ;;
-  *) echo "unknown workload '$workload' (io or stress)" >&2; exit 2 ;;
+  io) block=park=50 ;;
+  *) echo "unknown workload '$workload' (mixed, stress or io)" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$java_home/bin/javac" -d "$work" "$here/java/ContentionBench.java"
+"$java_home/bin/javac" --release 17 -d "$work" "$here/java/ContentionBench.java"
 args=(ContentionBench 16 2 2000 4000 100 100 "$block")
 run() {
   case $1 in
@@ -50,11 +54,11 @@ for line in open(sys.argv[1]):
     d = dict(x.split("=") for x in kv)
     ops.setdefault(conf, {})[rnd] = float(d["ops_per_s"])
     blocked.setdefault(conf, []).append(float(d["blocked_per_s"]))
-print("| config | median ops/s | median ratio to no agent (paired by round) | contended entries/s |")
-print("|---|---|---|---|")
+print("| config | median ops/s | median ratio to no agent (paired by round) | range of the rounds | contended entries/s |")
+print("|---|---|---|---|---|")
 for conf in ("none", "floor", "agent", "jfr"):
     ratios = [ops[conf][r] / ops["none"][r] for r in ops[conf] if r in ops["none"]]
     m = statistics.median(ratios)
     print(f"| {conf} | {statistics.median(ops[conf].values()):,.0f} | {m:.4f} ({(m - 1) * 100:+.2f}%) | "
-          f"{statistics.median(blocked[conf]):,.0f} |")
+          f"{min(ratios):.3f}-{max(ratios):.3f} | {statistics.median(blocked[conf]):,.0f} |")
 PY

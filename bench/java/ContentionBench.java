@@ -2,11 +2,13 @@
  * Many threads on a few hot `synchronized` locks, enough that they really
  * block (not just spin): throughput in lock entries per second over a fixed
  * time, after a warm-up. Args: threads locks warmupMs measureMs insideWork outsideWork
- * [yield | park=MICROS] (work = iterations of a cheap LCG step). Inside the
- * critical section, "yield" gives up the CPU (a stress case: the most
- * contended entries a second a few CPUs can produce), "park=N" sleeps N
- * microseconds as blocking I/O under a lock would. Either way the other
- * threads stop spinning and park: real contended entries.
+ * [yield[=K] | park=MICROS | spin=MICROS] (work = iterations of a cheap LCG
+ * step). Inside the critical section, "yield" gives up the CPU (a stress
+ * case: the most contended entries a second a few CPUs can produce;
+ * "yield=K" only in every K-th critical section of a thread),
+ * "park=N" sleeps N microseconds as blocking I/O under a lock would,
+ * "spin=N" computes for N microseconds. The other threads outlast
+ * HotSpot's spinning and park: real contended entries.
  * Prints "RESULT ops_per_s=<n> blocked=<contended entries, ThreadMXBean>".
  */
 public class ContentionBench {
@@ -23,8 +25,10 @@ public class ContentionBench {
         int inside = args.length > 4 ? Integer.parseInt(args[4]) : 50;
         int outside = args.length > 5 ? Integer.parseInt(args[5]) : 50;
         String blockInside = args.length > 6 ? args[6] : "";
-        boolean yieldInside = blockInside.equals("yield");
+        int yieldEvery = blockInside.equals("yield") ? 1
+                : blockInside.startsWith("yield=") ? Integer.parseInt(blockInside.substring(6)) : 0;
         long parkInsideNs = blockInside.startsWith("park=") ? Long.parseLong(blockInside.substring(5)) * 1000 : 0;
+        long spinInsideNs = blockInside.startsWith("spin=") ? Long.parseLong(blockInside.substring(5)) * 1000 : 0;
         Hot[] hot = new Hot[locks];
         for (int i = 0; i < locks; i++) hot[i] = new Hot();
         long[] counts = new long[threads * 16];  // padded per thread
@@ -38,8 +42,13 @@ public class ContentionBench {
                     synchronized (h) {
                         for (int k = 0; k < inside; k++) x = x * 6364136223846793005L + 1442695040888963407L;
                         h.n += x & 1;
-                        if (yieldInside) Thread.yield();  // hand the CPU over while holding: the others block
+                        // Hand the CPU over while holding: the others block.
+                        if (yieldEvery > 0 && local % yieldEvery == 0) Thread.yield();
                         if (parkInsideNs > 0) java.util.concurrent.locks.LockSupport.parkNanos(parkInsideNs);
+                        if (spinInsideNs > 0) {
+                            long until = System.nanoTime() + spinInsideNs;
+                            while (System.nanoTime() < until) x = x * 6364136223846793005L + 1442695040888963407L;
+                        }
                     }
                     for (int k = 0; k < outside; k++) x = x * 6364136223846793005L + 1442695040888963407L;
                     local++;
