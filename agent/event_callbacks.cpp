@@ -54,20 +54,12 @@ void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->vir
 // Monitor events run on application threads, on every contended entry:
 // CLOCK_MONOTONIC (vDSO), JVM TI thread-local storage and relaxed atomics
 // only. The start lives in the thread-local storage pointer itself (no
-// allocation), keyed to the java.lang.Thread, so it stays right for virtual
-// threads that move between carriers. Bit 0 tells an enter (1) from a wait
-// (0). An enter also carries the lock's table slot, found at
-// MonitorContendedEnter while the thread is about to block anyway:
-// MonitorContendedEntered is posted while the thread owns the monitor, so
-// everything done there lengthens the critical section the other waiters
-// queue behind.
-//   enter: [ start ns mod 2^50 | slot (13 bits) | 1 ]
-//   wait:  [ start ns, bit 0 cleared           | 0 ]
-constexpr unsigned slot_bits = 13;
-constexpr unsigned enter_time_shift = 1 + slot_bits;
-constexpr uint64_t enter_time_mask = (uint64_t{1} << (64 - enter_time_shift)) - 1;
-static_assert(MonitorContentionRecorder::overflow_slot < (1u << slot_bits), "slot index fits its bits");
-
+// allocation; layout in ThreadStamp), keyed to the java.lang.Thread, so it
+// stays right for virtual threads that move between carriers. The lock's
+// table slot is found at MonitorContendedEnter, while the thread is about
+// to block anyway: MonitorContendedEntered is posted while the thread owns
+// the monitor, so everything done there lengthens the critical section the
+// other waiters queue behind.
 uint64_t now_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -76,14 +68,13 @@ uint64_t now_ns() {
 
 void* as_storage(uint64_t v) { return reinterpret_cast<void*>(static_cast<uintptr_t>(v)); }
 
-// What the matching Enter/Wait stored; 0 if none (or the other kind). Not
-// cleared: the next Enter or Wait overwrites it, and one JVM TI call less
-// per event matters at 100,000 contended entries a second.
-uint64_t read_stamp(jvmtiEnv* jvmti, bool enter) {
+// The stamp the matching Enter/Wait stored; 0 if none. Not cleared: the
+// next Enter or Wait overwrites it, and one JVM TI call less per event
+// matters at 100,000 contended entries a second.
+uint64_t read_stamp(jvmtiEnv* jvmti) {
   void* raw = nullptr;
-  if (jvmti->GetThreadLocalStorage(nullptr, &raw) != JVMTI_ERROR_NONE || raw == nullptr) return 0;
-  auto v = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(raw));
-  return ((v & 1) != 0) == enter ? v : 0;
+  if (jvmti->GetThreadLocalStorage(nullptr, &raw) != JVMTI_ERROR_NONE) return 0;
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(raw));
 }
 
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
@@ -95,29 +86,25 @@ void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobje
   // Once per lock object (its first contention), tag it so the agent thread
   // can find its class; every later event on it touches atomics only.
   if (slot.claimed && the_agent->tag_locks()) jvmti->SetTag(object, lock_tag(hash));
-  jvmti->SetThreadLocalStorage(
-      nullptr, as_storage(((now & enter_time_mask) << enter_time_shift) | (uint64_t{slot.index} << 1) | 1));
+  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index)));
 }
 
 void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
-  uint64_t stamp = read_stamp(jvmti, true);
-  if (stamp == 0) {
+  uint64_t stamp = read_stamp(jvmti);
+  if (!ThreadStamp::is_enter(stamp)) {
     the_agent->contention().record_untimed();
     return;
   }
-  uint64_t waited = (now_ns() - (stamp >> enter_time_shift)) & enter_time_mask;  // modulo 2^50 ns (13 days)
-  the_agent->contention().record_contended(static_cast<uint32_t>((stamp >> 1) & ((1u << slot_bits) - 1)), waited);
+  the_agent->contention().record_contended(ThreadStamp::slot(stamp), ThreadStamp::since(stamp, now_ns()));
 }
 
 void JNICALL on_monitor_wait(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jlong) {
-  jvmti->SetThreadLocalStorage(nullptr, as_storage(now_ns() & ~uint64_t{1}));
+  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::wait(now_ns())));
 }
 
 void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jboolean) {
-  uint64_t start = read_stamp(jvmti, false);
-  if (start == 0) return;
-  uint64_t now = now_ns();
-  the_agent->contention().record_wait(now > start ? now - start : 0);
+  uint64_t stamp = read_stamp(jvmti);
+  if (ThreadStamp::is_wait(stamp)) the_agent->contention().record_wait(ThreadStamp::since(stamp, now_ns()));
 }
 
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start_or_end(); }

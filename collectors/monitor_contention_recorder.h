@@ -92,6 +92,35 @@ void MonitorContentionRecorder::drain(Fn&& fn) {
   if (o.count != 0) fn(0, o);
 }
 
+// The start of a contended enter or an Object.wait, kept by the event
+// callbacks in the thread's JVM TI thread-local storage word (no allocation):
+//   enter: [ start ns mod 2^50 | table slot (13 bits) | 1 ]
+//   wait:  [ start ns mod 2^63                        | 0 ]
+// 0 means none. Durations are computed modulo the kept width, so the
+// monotonic clock's value never matters, only differences under 13 days.
+struct ThreadStamp {
+  static constexpr unsigned slot_bits = 13;
+  static constexpr unsigned enter_shift = 1 + slot_bits;
+  static constexpr uint64_t enter_mask = (uint64_t{1} << (64 - enter_shift)) - 1;
+  static constexpr uint64_t wait_mask = (uint64_t{1} << 63) - 1;
+  static_assert(MonitorContentionRecorder::overflow_slot < (1u << slot_bits), "a slot index fits its bits");
+
+  static constexpr uint64_t enter(uint64_t now_ns, uint32_t slot) {
+    return ((now_ns & enter_mask) << enter_shift) | (uint64_t{slot} << 1) | 1;
+  }
+  // | 2 keeps a wait stamp nonzero (a start at clock value 0); 1 ns off at worst.
+  static constexpr uint64_t wait(uint64_t now_ns) { return ((now_ns & wait_mask) << 1) | 2; }
+  static constexpr bool is_enter(uint64_t stamp) { return (stamp & 1) != 0; }
+  static constexpr bool is_wait(uint64_t stamp) { return stamp != 0 && (stamp & 1) == 0; }
+  static constexpr uint32_t slot(uint64_t enter_stamp) {
+    return static_cast<uint32_t>((enter_stamp >> 1) & ((uint64_t{1} << slot_bits) - 1));
+  }
+  static constexpr uint64_t since(uint64_t stamp, uint64_t now_ns) {
+    return is_enter(stamp) ? (now_ns - (stamp >> enter_shift)) & enter_mask
+                           : (now_ns - (stamp >> 1)) & wait_mask;
+  }
+};
+
 // The JVM TI tag given to a lock object on its first contention: nonzero,
 // and recognisably ours.
 inline constexpr int64_t lock_tag(int32_t identity_hash) {

@@ -48,6 +48,28 @@ TEST(MonitorContentionRecorder, FullTableOverflowsIntoHashZero) {
   EXPECT_EQ(overflow, r.overflowed());
 }
 
+TEST(ThreadStamp, EnterKeepsSlotAndTimesAcrossTheWrapOfItsClockBits) {
+  constexpr uint64_t wrap = ThreadStamp::enter_mask + 1;  // 2^50 ns
+  uint64_t start = wrap - 300;                            // 300 ns before the kept bits wrap
+  uint64_t s = ThreadStamp::enter(start, MonitorContentionRecorder::overflow_slot);
+  EXPECT_TRUE(ThreadStamp::is_enter(s));
+  EXPECT_FALSE(ThreadStamp::is_wait(s));
+  EXPECT_EQ(ThreadStamp::slot(s), MonitorContentionRecorder::overflow_slot);
+  EXPECT_EQ(ThreadStamp::since(s, start + 1'000), 1'000u);
+  EXPECT_EQ(ThreadStamp::slot(ThreadStamp::enter(123'456'789'000, 7)), 7u);
+  EXPECT_EQ(ThreadStamp::since(ThreadStamp::enter(123'456'789'000, 7), 123'456'789'000 + 5'000'000), 5'000'000u);
+}
+
+TEST(ThreadStamp, WaitIsNeverMistakenForAnEnterOrForNone) {
+  uint64_t w = ThreadStamp::wait(0);  // a start at clock value 0 is still a stamp
+  EXPECT_TRUE(ThreadStamp::is_wait(w));
+  EXPECT_FALSE(ThreadStamp::is_enter(w));
+  EXPECT_FALSE(ThreadStamp::is_wait(0));
+  EXPECT_FALSE(ThreadStamp::is_enter(0));
+  uint64_t start = 987'654'321'000;
+  EXPECT_NEAR(static_cast<double>(ThreadStamp::since(ThreadStamp::wait(start), start + 2'000'000'000)), 2e9, 1);
+}
+
 TEST(MonitorContentionRecorder, LockTagRoundTripsTheHash) {
   EXPECT_EQ(hash_of_lock_tag(lock_tag(-5)), -5);
   EXPECT_NE(lock_tag(0), 0);
