@@ -73,16 +73,66 @@ bool parse_int(std::string_view v, int min, int max, int& out) {
   return true;
 }
 
+bool parse_on_off(std::string_view v, bool& out) {
+  if (v != "on" && v != "off") return false;
+  out = v == "on";
+  return true;
+}
+
+// One row per option key: what a bad value is called in the error, what is
+// expected instead, and how a good one is stored.
+struct OptionSpec {
+  std::string_view key;
+  std::string_view what;
+  std::string_view expected;
+  bool (*apply)(std::string_view value, Options& o);
+};
+
+const OptionSpec option_specs[] = {
+    {"host", "host", "a numeric IPv4 or IPv6 address, or localhost; e.g. 127.0.0.1 or ::1",
+     [](std::string_view v, Options& o) { return parse_host(v, o.host); }},
+    {"port", "port", "a number from 0 to 65535; 0 picks a free port",
+     [](std::string_view v, Options& o) { return parse_port(v, o.port); }},
+    {"portfile", "portfile", "a file path",
+     [](std::string_view v, Options& o) {
+       o.portfile = std::string(v);
+       return !v.empty();
+     }},
+    {"log", "log level", "off, error, warn, info or debug",
+     [](std::string_view v, Options& o) { return log::parse_level(v, o.log_level); }},
+    {"native_states", "native_states", "auto, on or off",
+     [](std::string_view v, Options& o) { return parse_tristate(v, o.native_states); }},
+    {"gc_span_min_ms", "gc_span_min_ms",
+     "milliseconds from 0 to 3600000, decimals allowed, e.g. 0.5 or 10; 0 records every pause",
+     [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.gc_span_min_ns); }},
+    {"gc_notifications", "gc_notifications", "auto, on or off; auto: on except with ZGC or Shenandoah",
+     [](std::string_view v, Options& o) { return parse_tristate(v, o.gc_notifications); }},
+    {"details", "details", "on or off; off removes /threads and /deadlocks",
+     [](std::string_view v, Options& o) { return parse_on_off(v, o.details); }},
+    {"deadlock_check_ms", "deadlock_check_ms",
+     "milliseconds from 50 to 60000, or 0 to turn the background check off",
+     [](std::string_view v, Options& o) {
+       return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
+     }},
+    {"lock_classes", "lock_classes", "a number from 1 to 1000: how many lock classes get their own label",
+     [](std::string_view v, Options& o) { return parse_int(v, 1, 1000, o.lock_classes); }},
+    {"contention", "contention", "on or off; off stops the monitor contention and wait events",
+     [](std::string_view v, Options& o) { return parse_on_off(v, o.contention); }},
+};
+
 }  // namespace
 
-std::string_view accepted_option_keys() {
-  return "host, port, portfile, log, native_states, gc_span_min_ms, gc_notifications, details, deadlock_check_ms, "
-         "lock_classes, contention";
+std::string accepted_option_keys() {
+  std::string keys;
+  for (const auto& spec : option_specs) {
+    if (!keys.empty()) keys += ", ";
+    keys += spec.key;
+  }
+  return keys;
 }
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
-  Options& o = result.options;
   text = strip_quotes(text);
   std::set<std::string, std::less<>> seen;
   size_t pos = 0;
@@ -98,8 +148,7 @@ ParsedOptions parse_options(std::string_view text) {
     }
     size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      result.error = "option " + quoted(item) + " has no value (expected key=value; keys: " +
-                     std::string(accepted_option_keys()) + ")";
+      result.error = "option " + quoted(item) + " has no value (expected key=value; keys: " + accepted_option_keys() + ")";
       return result;
     }
     std::string_view key = item.substr(0, eq);
@@ -109,73 +158,16 @@ ParsedOptions parse_options(std::string_view text) {
       return result;
     }
     seen.emplace(key);
-    if (key == "port") {
-      if (!parse_port(value, o.port)) {
-        result.error = "bad port " + quoted(value) + " (expected a number from 0 to 65535; 0 picks a free port)";
-        return result;
-      }
-    } else if (key == "host") {
-      if (!parse_host(value, o.host)) {
-        result.error = "bad host " + quoted(value) +
-                       " (expected a numeric IPv4 or IPv6 address, or localhost; e.g. 127.0.0.1 or ::1)";
-        return result;
-      }
-    } else if (key == "portfile") {
-      if (value.empty()) {
-        result.error = "bad portfile '' (expected a file path)";
-        return result;
-      }
-      o.portfile = std::string(value);
-    } else if (key == "log") {
-      if (!log::parse_level(value, o.log_level)) {
-        result.error = "bad log level " + quoted(value) + " (expected off, error, warn, info or debug)";
-        return result;
-      }
-    } else if (key == "native_states") {
-      if (!parse_tristate(value, o.native_states)) {
-        result.error = "bad native_states " + quoted(value) + " (expected auto, on or off)";
-        return result;
-      }
-    } else if (key == "gc_span_min_ms") {
-      if (!parse_span_min_ms(value, o.gc_span_min_ns)) {
-        result.error = "bad gc_span_min_ms " + quoted(value) +
-                       " (expected milliseconds from 0 to 3600000, decimals allowed, e.g. 0.5 or 10; 0 records "
-                       "every pause)";
-        return result;
-      }
-    } else if (key == "gc_notifications") {
-      if (!parse_tristate(value, o.gc_notifications)) {
-        result.error = "bad gc_notifications " + quoted(value) +
-                       " (expected auto, on or off; auto: on except with ZGC or Shenandoah)";
-        return result;
-      }
-    } else if (key == "details") {
-      if (value != "on" && value != "off") {
-        result.error = "bad details " + quoted(value) + " (expected on or off; off removes /threads and /deadlocks)";
-        return result;
-      }
-      o.details = value == "on";
-    } else if (key == "contention") {
-      if (value != "on" && value != "off") {
-        result.error = "bad contention " + quoted(value) +
-                       " (expected on or off; off stops the monitor contention and wait events)";
-        return result;
-      }
-      o.contention = value == "on";
-    } else if (key == "deadlock_check_ms") {
-      if (!parse_int(value, 0, 60000, o.deadlock_check_ms) || (o.deadlock_check_ms > 0 && o.deadlock_check_ms < 50)) {
-        result.error = "bad deadlock_check_ms " + quoted(value) +
-                       " (expected milliseconds from 50 to 60000, or 0 to turn the background check off)";
-        return result;
-      }
-    } else if (key == "lock_classes") {
-      if (!parse_int(value, 1, 1000, o.lock_classes)) {
-        result.error = "bad lock_classes " + quoted(value) +
-                       " (expected a number from 1 to 1000: how many lock classes get their own label)";
-        return result;
-      }
-    } else {
-      result.error = "unknown option " + quoted(key) + " (accepted: " + std::string(accepted_option_keys()) + ")";
+    const OptionSpec* spec = nullptr;
+    for (const auto& s : option_specs)
+      if (s.key == key) spec = &s;
+    if (spec == nullptr) {
+      result.error = "unknown option " + quoted(key) + " (accepted: " + accepted_option_keys() + ")";
+      return result;
+    }
+    if (!spec->apply(value, result.options)) {
+      result.error = "bad " + std::string(spec->what) + " " + quoted(value) + " (expected " +
+                     std::string(spec->expected) + ")";
       return result;
     }
   }

@@ -44,6 +44,6 @@ struct ParsedOptions {
 ParsedOptions parse_options(std::string_view text);
 
 // The list of accepted keys, for messages and docs.
-std::string_view accepted_option_keys();
+std::string accepted_option_keys();
 
 }  // namespace jvmsight
