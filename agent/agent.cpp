@@ -157,7 +157,8 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   if (capabilities_.cheap_deadlock_check()) {
     auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
                                                          thread_events_ ? &thread_roster_.changes() : nullptr,
-                                                         monitor_events_ ? &last_contended_enter_ns_ : nullptr);
+                                                         monitor_events_ ? &last_contended_enter_ns_ : nullptr,
+                                                         &virtual_threads_);
     if (source->ready()) lock_source_ = std::move(source);
   }
   if (!lock_source_) {

@@ -39,6 +39,8 @@ bool JavaLockScan::define() {
   }
   scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I)I");
   if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
+  virtual_method_ = jni_->GetStaticMethodID(cls, "virtualCandidates", "(I)[Ljava/lang/Thread;");
+  if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates")) virtual_method_ = nullptr;
   scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
   if (scan_class_ == nullptr) return false;
   warm_up();
@@ -76,6 +78,17 @@ std::optional<std::vector<jint>> JavaLockScan::candidates() {
   if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
   std::vector<jint> out(static_cast<size_t>(n));
   if (n > 0) jni_->GetIntArrayRegion(indices_, 0, n, out.data());
+  return out;
+}
+
+std::vector<jthread> JavaLockScan::virtual_candidates(jint max) {
+  std::vector<jthread> out;
+  if (scan_class_ == nullptr || virtual_method_ == nullptr) return out;
+  auto found = static_cast<jobjectArray>(jni_->CallStaticObjectMethod(scan_class_, virtual_method_, max));
+  if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates") || found == nullptr) return out;
+  jsize n = jni_->GetArrayLength(found);
+  for (jsize i = 0; i < n; ++i) out.push_back(static_cast<jthread>(jni_->GetObjectArrayElement(found, i)));
+  jni_->DeleteLocalRef(found);
   return out;
 }
 

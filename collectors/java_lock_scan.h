@@ -24,6 +24,11 @@ class JavaLockScan {
   // Indices into those threads that are blocked on a monitor or parked on a
   // j.u.c. lock with an exclusive owner; nullopt if the call failed.
   std::optional<std::vector<jint>> candidates();
+  // JDK 21+: virtual threads parked on a j.u.c. lock with an exclusive owner
+  // (at most max; local references, freed by the caller's frame). Virtual
+  // threads are in no JVM TI thread list; Java finds them in the JDK's
+  // thread containers, at a cost that grows with their number.
+  std::vector<jthread> virtual_candidates(jint max);
 
  private:
   bool define();
@@ -34,6 +39,7 @@ class JavaLockScan {
   bool ok_ = false;
   jclass scan_class_ = nullptr;  // global refs from here on
   jmethodID scan_method_ = nullptr;
+  jmethodID virtual_method_ = nullptr;
   jobjectArray thread_array_ = nullptr;
   jintArray indices_ = nullptr;
 };

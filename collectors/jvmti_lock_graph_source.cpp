@@ -30,9 +30,10 @@ struct JvmtiLockGraphSource::Waiter {
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
                                            const std::atomic<uint64_t>* thread_generation,
-                                           const std::atomic<uint64_t>* monitor_events)
+                                           const std::atomic<uint64_t>* monitor_events,
+                                           const VirtualThreadCounter* virtual_threads)
     : jvmti_(jvmti), jni_(jni), monitor_usage_(monitor_usage), thread_generation_(thread_generation),
-      monitor_events_(monitor_events) {
+      virtual_threads_(virtual_threads), monitor_events_(monitor_events) {
   LocalFrame frame(jni, 8);
   jclass thread = jni->FindClass("java/lang/Thread");
   if (!jni_ok(jni, "FindClass(java.lang.Thread)") || thread == nullptr) return;
@@ -208,6 +209,16 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
         continue;
       }
       waiters.push_back({t, blocker, LockKind::juc, owner});
+    }
+  }
+  if (from_java && virtual_threads_ != nullptr && virtual_threads_->live() > 0 &&
+      virtual_threads_->live() <= max_virtual_threads_walked) {
+    for (jthread t : java_pass_->virtual_candidates(max_virtual_candidates)) {
+      // Java saw it parked on an owned lock; it may have moved on since.
+      jobject blocker = jni_->GetObjectField(t, park_blocker_);
+      if (blocker == nullptr || !jni_->IsInstanceOf(blocker, aos_)) continue;
+      auto owner = static_cast<jthread>(jni_->GetObjectField(blocker, exclusive_owner_));
+      if (owner != nullptr) waiters.push_back({t, blocker, LockKind::juc, owner});
     }
   }
   if (reuse)

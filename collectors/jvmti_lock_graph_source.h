@@ -10,6 +10,7 @@
 
 #include "collectors/java_lock_scan.h"
 #include "collectors/lock_graph_source.h"
+#include "collectors/virtual_thread_counter.h"
 
 namespace jvmsight {
 
@@ -29,8 +30,11 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // Resolves the JNI ids it needs; check ready() afterwards. thread_generation:
   // bumped by ThreadStart/ThreadEnd (null: take a fresh thread list every scan).
   // monitor_events: changes on every MonitorContendedEnter (null: no reuse).
+  // virtual_threads: while it counts live ones (JDK 21+), the background check
+  // also looks for virtual threads parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
-                       const std::atomic<uint64_t>* thread_generation, const std::atomic<uint64_t>* monitor_events);
+                       const std::atomic<uint64_t>* thread_generation, const std::atomic<uint64_t>* monitor_events,
+                       const VirtualThreadCounter* virtual_threads = nullptr);
   bool ready() const { return ready_; }
 
   std::optional<LockScan> scan(ScanDepth depth) override;
@@ -71,6 +75,12 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // max_reuse+1-th scan, is fresh, which bounds what a silent change of
   // owner (an uncontended barging acquire) could hide.
   static constexpr int max_reuse = 3;
+  // Finding virtual threads walks all of them (the JDK keeps no list of the
+  // blocked ones): skipped above this many live, and at most this many
+  // candidates per check.
+  static constexpr uint64_t max_virtual_threads_walked = 100'000;
+  static constexpr jint max_virtual_candidates = 256;
+  const VirtualThreadCounter* virtual_threads_;
   const std::atomic<uint64_t>* monitor_events_;
   uint64_t reuse_events_ = 0;
   std::vector<jint> reuse_candidates_;

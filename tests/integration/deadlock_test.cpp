@@ -194,6 +194,34 @@ INSTANTIATE_TEST_SUITE_P(
     case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Deadlock);
 
+class VirtualDeadlock : public ::testing::TestWithParam<Jdk> {};
+
+// ThreadMXBean and jstack cannot see virtual threads; the fixture's ground
+// truth is what the locks say (owner, queued threads).
+TEST_P(VirtualDeadlock, FoundByTheBackgroundCheckOnJdk21Plus) {
+  if (GetParam().feature < 21) GTEST_SKIP() << GetParam().name << " has no virtual threads";
+  AgentJvm jvm(GetParam(), "Deadlocks", {"virtual"});
+  ASSERT_GT(jvm.port, 0);
+  auto line = jvm.process->wait_for_line("DEADLOCKED ", 30s);
+  ASSERT_TRUE(line) << jvm.process->err();
+  Truth truth = parse_truth(*line);
+  ASSERT_EQ(truth.names, (std::set<std::string>{"vt-a", "vt-b"})) << *line;
+  auto seen = wait_for_stderr(*jvm.process, "deadlock detected", 10s);
+  ASSERT_TRUE(seen) << jvm.process->err();
+  EXPECT_LT(*seen - truth.at_ms, 1500) << "reported late";
+  EXPECT_EQ(report_deadlocked(jvm.process->err()), truth.names) << jvm.process->err();
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.value("jvm_threads_deadlocked"), truth.all);
+  EXPECT_EQ(s.value("jvm_threads_deadlocked_monitor"), 0.0);
+  EXPECT_EQ(s.value("jvmsight_deadlock_cycles"), 1.0);
+  HttpResult text = jvm.get("/deadlocks");
+  EXPECT_EQ(report_deadlocked(text.body), truth.names) << text.body;
+  EXPECT_NE(text.body.find("(a java.util.concurrent.locks.ReentrantLock$NonfairSync)"), std::string::npos)
+      << text.body;
+}
+
+JVMSIGHT_ALL_JDKS(VirtualDeadlock);
+
 class NoDeadlock : public ::testing::TestWithParam<Jdk> {};
 
 TEST_P(NoDeadlock, HeavilyBlockedPoolReportsZeroRepeatedly) {

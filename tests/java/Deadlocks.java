@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Deadlocks of known shape, with the JVM's own verdict as ground truth.
- * Args: monitor2 | monitor3 | reentrant | mixed | rwlock | pool, then an
+ * Args: monitor2 | monitor3 | reentrant | mixed | rwlock | pool | virtual, then an
  * optional delay in ms before the deadlock forms (with 3 threads blocked
  * behind a busy holder meanwhile).
  * Thread i of a cycle holds lock i and wants lock i+1. "pool" blocks many
@@ -21,6 +21,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * with no cycle. Prints READY, then once ThreadMXBean agrees:
  * "DEADLOCKED names=a,b all=N monitor=M at_ms=T" (T: wall clock when the JVM
  * first reported it). Stdin: "report" prints a fresh DEADLOCKED line.
+ * "virtual" (JDK 21+): two virtual threads in a ReentrantLock cycle, which
+ * ThreadMXBean cannot see; the ground truth is what the locks themselves say
+ * (ReentrantLock.getOwner and hasQueuedThread), printed in the same form.
  */
 public class Deadlocks {
     /** A monitor with a recognisable class name. */
@@ -47,11 +50,13 @@ public class Deadlocks {
             case "mixed": cycle(new Object[] {new Resource(), new ReentrantLock()}); break;
             case "rwlock": cycle(new Object[] {new ReentrantReadWriteLock().writeLock(), new ReentrantReadWriteLock().writeLock()}); break;
             case "pool": pool(); break;
+            case "virtual": virtualCycle(); break;
             default: throw new IllegalArgumentException(kind);
         }
         long deadline = System.nanoTime() + 30_000_000_000L;
         String line;
-        while ((line = report()) == null || (!kind.equals("pool") && line.contains(" all=0 "))) {
+        while ((line = kind.equals("virtual") ? virtualReport() : report()) == null
+               || (!kind.equals("pool") && line.contains(" all=0 "))) {
             if (System.nanoTime() > deadline) throw new IllegalStateException("no deadlock formed");
             Thread.sleep(2);
         }
@@ -59,7 +64,7 @@ public class Deadlocks {
         System.out.flush();
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String cmd; (cmd = in.readLine()) != null; ) {
-            if (cmd.equals("report")) System.out.println(report());
+            if (cmd.equals("report")) System.out.println(kind.equals("virtual") ? virtualReport() : report());
             else if (cmd.equals("queues")) System.out.println(queues());
             else if (cmd.equals("exit")) break;
             System.out.flush();
@@ -149,6 +154,50 @@ public class Deadlocks {
         }
         for (Thread t : all) t.start();
         for (Thread t : all) while (t.getState() != Thread.State.BLOCKED && t.getState() != Thread.State.WAITING) Thread.sleep(1);
+    }
+
+    /** A ReentrantLock that tells its owner (getOwner is protected). */
+    static final class OwnedLock extends ReentrantLock {
+        Thread owner() { return getOwner(); }
+    }
+
+    static final List<OwnedLock> virtualLocks = new ArrayList<>();
+    static final List<Thread> virtualThreads = new ArrayList<>();
+
+    /** vt-a holds lock 0 and wants lock 1, vt-b the other way round; started by reflection (built for release 17). */
+    static void virtualCycle() throws Exception {
+        java.lang.reflect.Method ofVirtual = Thread.class.getMethod("ofVirtual");
+        Object builder = ofVirtual.invoke(null);
+        java.lang.reflect.Method name = Class.forName("java.lang.Thread$Builder$OfVirtual").getMethod("name", String.class);
+        java.lang.reflect.Method unstarted = Class.forName("java.lang.Thread$Builder").getMethod("unstarted", Runnable.class);
+        for (int i = 0; i < 2; i++) virtualLocks.add(new OwnedLock());
+        CyclicBarrier allHoldOne = new CyclicBarrier(2);
+        for (int i = 0; i < 2; i++) {
+            OwnedLock first = virtualLocks.get(i), second = virtualLocks.get((i + 1) % 2);
+            Runnable body = () -> with(first, () -> {
+                try { allHoldOne.await(); } catch (Exception e) { throw new RuntimeException(e); }
+                with(second, () -> { });
+            });
+            Thread t = (Thread) unstarted.invoke(name.invoke(builder, "vt-" + (char) ('a' + i)), body);
+            virtualThreads.add(t);
+            t.start();
+        }
+    }
+
+    /** The virtual threads from which "queued on a lock, owned by" leads back to themselves. */
+    static String virtualReport() {
+        TreeSet<String> names = new TreeSet<>();
+        for (Thread start : virtualThreads) {
+            Thread at = start;
+            for (int step = 0; step < virtualThreads.size(); step++) {
+                Thread next = null;
+                for (OwnedLock l : virtualLocks) if (l.hasQueuedThread(at)) next = l.owner();
+                if (next == null) break;
+                at = next;
+                if (at == start) { names.add(start.getName()); break; }
+            }
+        }
+        return "DEADLOCKED names=" + String.join(",", names) + " all=" + names.size() + " monitor=0";
     }
 
     static Thread daemon(String name, Runnable r) {

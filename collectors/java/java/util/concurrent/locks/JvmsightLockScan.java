@@ -1,5 +1,12 @@
 package java.util.concurrent.locks;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
 import jdk.internal.misc.Unsafe;
 
 /**
@@ -40,6 +47,35 @@ final class JvmsightLockScan {
         HOLDER = holder;
     }
 
+    // JDK 21+: every thread, virtual ones included, is listed by the thread
+    // container tree (jdk.internal.vm.ThreadContainers; jcmd Thread.dump_to_file
+    // reads the same). Null before 21.
+    private static final Class<?> VIRTUAL_THREAD;
+    private static final MethodHandle ROOT_CONTAINER;
+    private static final MethodHandle CONTAINER_THREADS;
+    private static final MethodHandle CONTAINER_CHILDREN;
+
+    static {
+        Class<?> virtual = null;
+        MethodHandle root = null, threads = null, children = null;
+        try {
+            virtual = Class.forName("java.lang.VirtualThread");
+            Class<?> containers = Class.forName("jdk.internal.vm.ThreadContainers");
+            Class<?> container = Class.forName("jdk.internal.vm.ThreadContainer");
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            root = lookup.findStatic(containers, "root", MethodType.methodType(container));
+            threads = lookup.findVirtual(container, "threads", MethodType.methodType(Stream.class));
+            children = lookup.findVirtual(container, "children", MethodType.methodType(Stream.class));
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
+            virtual = null;
+            root = threads = children = null;
+        }
+        VIRTUAL_THREAD = virtual;
+        ROOT_CONTAINER = root;
+        CONTAINER_THREADS = threads;
+        CONTAINER_CHILDREN = children;
+    }
+
     /** Writes the indices of candidate threads into out; returns how many (at most out.length). */
     static int scan(Thread[] threads, int[] out) {
         int n = 0;
@@ -57,6 +93,39 @@ final class JvmsightLockScan {
             }
         }
         return n;
+    }
+
+    /**
+     * Virtual threads parked on a j.u.c. lock that has an exclusive owner, at
+     * most max of them; null if there are none or this JDK has no virtual
+     * threads. Platform threads are left to scan().
+     */
+    static Thread[] virtualCandidates(int max) {
+        if (ROOT_CONTAINER == null) return null;
+        List<Thread> out = new ArrayList<>();
+        try {
+            collectVirtual(ROOT_CONTAINER.invoke(), out, max);
+        } catch (Throwable e) {
+            return null;
+        }
+        return out.isEmpty() ? null : out.toArray(new Thread[0]);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void collectVirtual(Object container, List<Thread> out, int max) throws Throwable {
+        for (Iterator<Thread> it = ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).iterator();
+                it.hasNext() && out.size() < max; ) {
+            Thread t = it.next();
+            if (!VIRTUAL_THREAD.isInstance(t)) continue;
+            Thread.State s = t.getState();
+            if ((s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) && ownedLock(LockSupport.getBlocker(t))) {
+                out.add(t);
+            }
+        }
+        for (Iterator<?> it = ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).iterator();
+                it.hasNext() && out.size() < max; ) {
+            collectVirtual(it.next(), out, max);
+        }
     }
 
     private static int status(Thread t) {
