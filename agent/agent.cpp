@@ -159,7 +159,11 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
                                                          thread_events_ ? &thread_roster_.changes() : nullptr,
                                                          monitor_events_ ? &last_contended_enter_ns_ : nullptr,
                                                          &virtual_threads_);
-    if (source->ready()) lock_source_ = std::move(source);
+    if (source->ready()) {
+      JvmtiLockGraphSource* jvmti_source = source.get();
+      thread_info_->set_thread_lookup([jvmti_source](ThreadKey id) { return jvmti_source->virtual_thread(id); });
+      lock_source_ = std::move(source);
+    }
   }
   if (!lock_source_) {
     lock_source_ = std::make_unique<MxBeanLockGraphSource>(*thread_info_);

@@ -41,6 +41,8 @@ bool JavaLockScan::define() {
   if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
   virtual_method_ = jni_->GetStaticMethodID(cls, "virtualCandidates", "(I)[Ljava/lang/Thread;");
   if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates")) virtual_method_ = nullptr;
+  virtual_by_id_ = jni_->GetStaticMethodID(cls, "virtualThread", "(J)Ljava/lang/Thread;");
+  if (!jni_ok(jni_, "JvmsightLockScan.virtualThread")) virtual_by_id_ = nullptr;
   scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
   if (scan_class_ == nullptr) return false;
   warm_up();
@@ -90,6 +92,12 @@ std::vector<jthread> JavaLockScan::virtual_candidates(jint max) {
   for (jsize i = 0; i < n; ++i) out.push_back(static_cast<jthread>(jni_->GetObjectArrayElement(found, i)));
   jni_->DeleteLocalRef(found);
   return out;
+}
+
+jthread JavaLockScan::virtual_thread(jlong id) {
+  if (scan_class_ == nullptr || virtual_by_id_ == nullptr) return nullptr;
+  auto t = static_cast<jthread>(jni_->CallStaticObjectMethod(scan_class_, virtual_by_id_, id));
+  return jni_ok(jni_, "JvmsightLockScan.virtualThread") ? t : nullptr;
 }
 
 }  // namespace jvmsight

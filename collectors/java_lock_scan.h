@@ -29,6 +29,8 @@ class JavaLockScan {
   // threads are in no JVM TI thread list; Java finds them in the JDK's
   // thread containers, at a cost that grows with their number.
   std::vector<jthread> virtual_candidates(jint max);
+  // The live virtual thread with this id (a local reference), or null.
+  jthread virtual_thread(jlong id);
 
  private:
   bool define();
@@ -40,6 +42,7 @@ class JavaLockScan {
   jclass scan_class_ = nullptr;  // global refs from here on
   jmethodID scan_method_ = nullptr;
   jmethodID virtual_method_ = nullptr;
+  jmethodID virtual_by_id_ = nullptr;
   jobjectArray thread_array_ = nullptr;
   jintArray indices_ = nullptr;
 };

@@ -38,6 +38,8 @@ class JvmtiLockGraphSource : public LockGraphSource {
   bool ready() const { return ready_; }
 
   std::optional<LockScan> scan(ScanDepth depth) override;
+  // JDK 21+: the live virtual thread with this id (a local reference), or null.
+  jthread virtual_thread(ThreadKey id) { return java_pass_ ? java_pass_->virtual_thread(id) : nullptr; }
   bool stops_the_world() const override { return false; }
 
  private:

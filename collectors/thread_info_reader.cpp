@@ -1,5 +1,7 @@
 #include "collectors/thread_info_reader.h"
 
+#include <algorithm>
+
 #include "collectors/jvm_calls.h"
 
 namespace jvmsight {
@@ -15,7 +17,8 @@ bool ThreadInfoReader::resolve() {
   jclass mi = jni_->FindClass("java/lang/management/MonitorInfo");
   jclass ste = jni_->FindClass("java/lang/StackTraceElement");
   jclass en = jni_->FindClass("java/lang/Enum");
-  if (!jni_ok(jni_, "ThreadInfo classes") || !mx || !ti || !li || !mi || !ste || !en) return false;
+  jclass th = jni_->FindClass("java/lang/Thread");
+  if (!jni_ok(jni_, "ThreadInfo classes") || !mx || !ti || !li || !mi || !ste || !en || !th) return false;
   find_deadlocked_ = jni_->GetMethodID(mx, "findDeadlockedThreads", "()[J");
   find_monitor_deadlocked_ = jni_->GetMethodID(mx, "findMonitorDeadlockedThreads", "()[J");
   get_infos_ = jni_->GetMethodID(mx, "getThreadInfo", "([JZZ)[Ljava/lang/management/ThreadInfo;");
@@ -42,6 +45,10 @@ bool ThreadInfoReader::resolve() {
   ste_line_ = jni_->GetMethodID(ste, "getLineNumber", "()I");
   ste_native_ = jni_->GetMethodID(ste, "isNativeMethod", "()Z");
   enum_name_ = jni_->GetMethodID(en, "name", "()Ljava/lang/String;");
+  th_name_ = jni_->GetMethodID(th, "getName", "()Ljava/lang/String;");
+  th_state_ = jni_->GetMethodID(th, "getState", "()Ljava/lang/Thread$State;");
+  th_stack_ = jni_->GetMethodID(th, "getStackTrace", "()[Ljava/lang/StackTraceElement;");
+  th_daemon_ = jni_->GetMethodID(th, "isDaemon", "()Z");
   ready_ = jni_ok(jni_, "ThreadInfo methods");
   return ready_;
 }
@@ -80,19 +87,7 @@ ThreadRecord ThreadInfoReader::convert_one(jobject info) {
   t.priority = jni_->CallIntMethod(info, ti_priority_);
   t.in_native = jni_->CallBooleanMethod(info, ti_native_);
   t.suspended = jni_->CallBooleanMethod(info, ti_suspended_);
-  auto stack = static_cast<jobjectArray>(jni_->CallObjectMethod(info, ti_stack_));
-  jsize frames = stack ? jni_->GetArrayLength(stack) : 0;
-  for (jsize i = 0; i < frames; ++i) {
-    jobject e = jni_->GetObjectArrayElement(stack, i);
-    FrameRecord f;
-    f.class_name = string_of(jni_->CallObjectMethod(e, ste_class_));
-    f.method = string_of(jni_->CallObjectMethod(e, ste_method_));
-    f.file = string_of(jni_->CallObjectMethod(e, ste_file_));
-    f.line = jni_->CallIntMethod(e, ste_line_);
-    f.native = jni_->CallBooleanMethod(e, ste_native_);
-    jni_->DeleteLocalRef(e);
-    t.stack.push_back(std::move(f));
-  }
+  t.stack = frames_of(static_cast<jobjectArray>(jni_->CallObjectMethod(info, ti_stack_)));
   auto monitors = static_cast<jobjectArray>(jni_->CallObjectMethod(info, ti_monitors_));
   jsize n = monitors ? jni_->GetArrayLength(monitors) : 0;
   for (jsize i = 0; i < n; ++i) {
@@ -110,6 +105,38 @@ ThreadRecord ThreadInfoReader::convert_one(jobject info) {
     jni_->DeleteLocalRef(s);
   }
   jni_ok(jni_, "ThreadInfo getters");
+  return t;
+}
+
+std::vector<FrameRecord> ThreadInfoReader::frames_of(jobjectArray stack) {
+  std::vector<FrameRecord> out;
+  jsize frames = stack ? jni_->GetArrayLength(stack) : 0;
+  for (jsize i = 0; i < frames; ++i) {
+    jobject e = jni_->GetObjectArrayElement(stack, i);
+    FrameRecord f;
+    f.class_name = string_of(jni_->CallObjectMethod(e, ste_class_));
+    f.method = string_of(jni_->CallObjectMethod(e, ste_method_));
+    f.file = string_of(jni_->CallObjectMethod(e, ste_file_));
+    f.line = jni_->CallIntMethod(e, ste_line_);
+    f.native = jni_->CallBooleanMethod(e, ste_native_);
+    jni_->DeleteLocalRef(e);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+ThreadRecord ThreadInfoReader::record_of(jthread thread, ThreadKey id) {
+  // What java.lang.Thread itself tells (no lock details: the deadlock
+  // report's cycle section has them).
+  LocalFrame frame(jni_, 32);
+  ThreadRecord t;
+  t.id = id;
+  t.name = string_of(jni_->CallObjectMethod(thread, th_name_));
+  jobject state = jni_->CallObjectMethod(thread, th_state_);
+  t.state = state ? string_of(jni_->CallObjectMethod(state, enum_name_)) : "";
+  t.daemon = jni_->CallBooleanMethod(thread, th_daemon_);
+  t.stack = frames_of(static_cast<jobjectArray>(jni_->CallObjectMethod(thread, th_stack_)));
+  jni_ok(jni_, "Thread getters");
   return t;
 }
 
@@ -146,7 +173,20 @@ std::optional<std::vector<ThreadRecord>> ThreadInfoReader::threads(const std::ve
   auto infos =
       static_cast<jobjectArray>(jni_->CallObjectMethod(mx_.bean(jni_), get_infos_, array, JNI_TRUE, JNI_FALSE));
   if (!jni_ok(jni_, "ThreadMXBean.getThreadInfo")) return std::nullopt;
-  return convert(infos);
+  auto out = convert(infos);
+  if (!out || !lookup_) return out;
+  // ThreadMXBean leaves out virtual threads: ask the lookup for those.
+  std::vector<ThreadRecord> ordered;
+  for (ThreadKey id : ids) {
+    auto known = std::find_if(out->begin(), out->end(), [&](const ThreadRecord& r) { return r.id == id; });
+    if (known != out->end()) {
+      ordered.push_back(std::move(*known));
+    } else if (jthread t = lookup_(id)) {
+      ordered.push_back(record_of(t, id));
+      jni_->DeleteLocalRef(t);
+    }
+  }
+  return ordered;
 }
 
 std::optional<std::vector<ThreadKey>> ThreadInfoReader::find_deadlocked(bool monitor_only) {

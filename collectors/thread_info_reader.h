@@ -5,6 +5,7 @@
 // fine on demand or once per new deadlock, not for a frequent check.
 #include <jni.h>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -22,6 +23,9 @@ class ThreadInfoReader {
   std::optional<std::vector<ThreadRecord>> dump_all();
   // These threads (ended ones left out), in the given order.
   std::optional<std::vector<ThreadRecord>> threads(const std::vector<ThreadKey>& ids);
+  // Where threads() finds threads ThreadMXBean does not know (virtual
+  // threads): a local reference to the Thread with this id, or null.
+  void set_thread_lookup(std::function<jthread(ThreadKey)> lookup) { lookup_ = std::move(lookup); }
   // ThreadMXBean.findDeadlockedThreads (monitor_only: findMonitorDeadlockedThreads).
   std::optional<std::vector<ThreadKey>> find_deadlocked(bool monitor_only);
 
@@ -29,6 +33,8 @@ class ThreadInfoReader {
   bool resolve();
   std::optional<std::vector<ThreadRecord>> convert(jobjectArray infos);
   ThreadRecord convert_one(jobject info);
+  std::vector<FrameRecord> frames_of(jobjectArray stack);
+  ThreadRecord record_of(jthread thread, ThreadKey id);
   std::optional<LockRef> lock_of(jobject lock_info);
   std::string string_of(jobject s);
 
@@ -44,6 +50,8 @@ class ThreadInfoReader {
   jmethodID ste_class_ = nullptr, ste_method_ = nullptr, ste_file_ = nullptr, ste_line_ = nullptr,
             ste_native_ = nullptr;
   jmethodID enum_name_ = nullptr;
+  jmethodID th_name_ = nullptr, th_state_ = nullptr, th_stack_ = nullptr, th_daemon_ = nullptr;
+  std::function<jthread(ThreadKey)> lookup_;
 };
 
 }  // namespace jvmsight

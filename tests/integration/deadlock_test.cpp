@@ -210,6 +210,9 @@ TEST_P(VirtualDeadlock, FoundByTheBackgroundCheckOnJdk21Plus) {
   ASSERT_TRUE(seen) << jvm.process->err();
   EXPECT_LT(*seen - truth.at_ms, 1500) << "reported late";
   EXPECT_EQ(report_deadlocked(jvm.process->err()), truth.names) << jvm.process->err();
+  // Stacks from the virtual threads themselves (ThreadMXBean has none).
+  EXPECT_EQ(count_of(jvm.process->err(), "\tat Deadlocks.with(Deadlocks.java:"), 4u) << jvm.process->err();
+  EXPECT_EQ(jvm.process->err().find("(stack unavailable)"), std::string::npos) << jvm.process->err();
   PromScrape s = jvm.scrape();
   EXPECT_EQ(s.value("jvm_threads_deadlocked"), truth.all);
   EXPECT_EQ(s.value("jvm_threads_deadlocked_monitor"), 0.0);

@@ -128,6 +128,29 @@ final class JvmsightLockScan {
         }
     }
 
+    /** The live virtual thread with this id (for its stack in a report); null if none. */
+    static Thread virtualThread(long tid) {
+        if (ROOT_CONTAINER == null) return null;
+        try {
+            return findVirtual(ROOT_CONTAINER.invoke(), tid);
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "deprecation"})  // getId: threadId() is JDK 19+
+    private static Thread findVirtual(Object container, long tid) throws Throwable {
+        for (Iterator<Thread> it = ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).iterator(); it.hasNext(); ) {
+            Thread t = it.next();
+            if (t.getId() == tid && VIRTUAL_THREAD.isInstance(t)) return t;
+        }
+        for (Iterator<?> it = ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).iterator(); it.hasNext(); ) {
+            Thread t = findVirtual(it.next(), tid);
+            if (t != null) return t;
+        }
+        return null;
+    }
+
     private static int status(Thread t) {
         if (STATUS >= 0) {
             Object holder = HOLDER >= 0 ? U.getReference(t, HOLDER) : t;
