@@ -151,6 +151,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
     reuse_valid_ = false;
     result = scan_once(depth, false);
   }
+  if (result && depth == ScanDepth::cycles) cycle_in_last_scan_ = !result->graph.cycles().empty();
   return result;
 }
 
@@ -212,8 +213,11 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
     }
   }
   if (from_java && virtual_threads_ != nullptr && virtual_threads_->live() > 0 &&
-      virtual_threads_->live() <= max_virtual_threads_walked) {
-    for (jthread t : java_pass_->virtual_candidates(max_virtual_candidates)) {
+      virtual_threads_->live() <= max_virtual_threads_walked && (cycle_in_last_scan_ || now >= next_virtual_walk_)) {
+    auto walk_start = std::chrono::steady_clock::now();
+    std::vector<jthread> parked = java_pass_->virtual_candidates(max_virtual_candidates);
+    next_virtual_walk_ = walk_start + virtual_walk_spacing * (std::chrono::steady_clock::now() - walk_start);
+    for (jthread t : parked) {
       // Java saw it parked on an owned lock; it may have moved on since.
       jobject blocker = jni_->GetObjectField(t, park_blocker_);
       if (blocker == nullptr || !jni_->IsInstanceOf(blocker, aos_)) continue;

@@ -78,10 +78,16 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // owner (an uncontended barging acquire) could hide.
   static constexpr int max_reuse = 3;
   // Finding virtual threads walks all of them (the JDK keeps no list of the
-  // blocked ones): skipped above this many live, and at most this many
-  // candidates per check.
+  // blocked ones, and the walk costs 160-260 ns a thread): skipped above
+  // this many live, at most this many candidates, and, unless the last scan
+  // found a cycle (which must be confirmed and kept), not again before
+  // virtual_walk_spacing times the last walk's duration has passed (under
+  // 0.5% of the agent thread's time).
   static constexpr uint64_t max_virtual_threads_walked = 100'000;
   static constexpr jint max_virtual_candidates = 256;
+  static constexpr int virtual_walk_spacing = 200;
+  std::chrono::steady_clock::time_point next_virtual_walk_{};
+  bool cycle_in_last_scan_ = false;
   const VirtualThreadCounter* virtual_threads_;
   const std::atomic<uint64_t>* monitor_events_;
   uint64_t reuse_events_ = 0;

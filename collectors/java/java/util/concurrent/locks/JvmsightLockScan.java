@@ -113,19 +113,16 @@ final class JvmsightLockScan {
 
     @SuppressWarnings("unchecked")
     private static void collectVirtual(Object container, List<Thread> out, int max) throws Throwable {
-        for (Iterator<Thread> it = ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).iterator();
-                it.hasNext() && out.size() < max; ) {
-            Thread t = it.next();
-            if (!VIRTUAL_THREAD.isInstance(t)) continue;
-            Thread.State s = t.getState();
-            if ((s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) && ownedLock(LockSupport.getBlocker(t))) {
-                out.add(t);
-            }
-        }
-        for (Iterator<?> it = ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).iterator();
-                it.hasNext() && out.size() < max; ) {
-            collectVirtual(it.next(), out, max);
-        }
+        // forEach, not iterator(): a stream's iterator adapter costs more than the check itself.
+        ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).forEach(t -> {
+            if (out.size() < max && VIRTUAL_THREAD.isInstance(t) && parkedOnOwnedLock(t)) out.add(t);
+        });
+        for (Object child : ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).toArray()) collectVirtual(child, out, max);
+    }
+
+    private static boolean parkedOnOwnedLock(Thread t) {
+        Thread.State s = t.getState();
+        return (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) && ownedLock(LockSupport.getBlocker(t));
     }
 
     /** The live virtual thread with this id (for its stack in a report); null if none. */
