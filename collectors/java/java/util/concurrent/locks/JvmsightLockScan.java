@@ -4,8 +4,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import jdk.internal.misc.Unsafe;
 
@@ -101,23 +101,11 @@ final class JvmsightLockScan {
      * threads. Platform threads are left to scan().
      */
     static Thread[] virtualCandidates(int max) {
-        if (ROOT_CONTAINER == null) return null;
         List<Thread> out = new ArrayList<>();
-        try {
-            collectVirtual(ROOT_CONTAINER.invoke(), out, max);
-        } catch (Throwable e) {
-            return null;
-        }
-        return out.isEmpty() ? null : out.toArray(new Thread[0]);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void collectVirtual(Object container, List<Thread> out, int max) throws Throwable {
-        // forEach, not iterator(): a stream's iterator adapter costs more than the check itself.
-        ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).forEach(t -> {
-            if (out.size() < max && VIRTUAL_THREAD.isInstance(t) && parkedOnOwnedLock(t)) out.add(t);
+        boolean walked = eachVirtualThread(t -> {
+            if (out.size() < max && parkedOnOwnedLock(t)) out.add(t);
         });
-        for (Object child : ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).toArray()) collectVirtual(child, out, max);
+        return walked && !out.isEmpty() ? out.toArray(new Thread[0]) : null;
     }
 
     private static boolean parkedOnOwnedLock(Thread t) {
@@ -126,26 +114,33 @@ final class JvmsightLockScan {
     }
 
     /** The live virtual thread with this id (for its stack in a report); null if none. */
+    @SuppressWarnings("deprecation")  // getId: threadId() is JDK 19+
     static Thread virtualThread(long tid) {
-        if (ROOT_CONTAINER == null) return null;
+        Thread[] found = new Thread[1];
+        eachVirtualThread(t -> {
+            if (t.getId() == tid) found[0] = t;
+        });
+        return found[0];
+    }
+
+    /** Visits every live virtual thread in the container tree; false if this JDK has none or the walk failed. */
+    private static boolean eachVirtualThread(Consumer<Thread> visit) {
+        if (ROOT_CONTAINER == null) return false;
         try {
-            return findVirtual(ROOT_CONTAINER.invoke(), tid);
+            visitContainer(ROOT_CONTAINER.invoke(), visit);
+            return true;
         } catch (Throwable e) {
-            return null;
+            return false;
         }
     }
 
-    @SuppressWarnings({"unchecked", "deprecation"})  // getId: threadId() is JDK 19+
-    private static Thread findVirtual(Object container, long tid) throws Throwable {
-        for (Iterator<Thread> it = ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).iterator(); it.hasNext(); ) {
-            Thread t = it.next();
-            if (t.getId() == tid && VIRTUAL_THREAD.isInstance(t)) return t;
-        }
-        for (Iterator<?> it = ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).iterator(); it.hasNext(); ) {
-            Thread t = findVirtual(it.next(), tid);
-            if (t != null) return t;
-        }
-        return null;
+    @SuppressWarnings("unchecked")
+    private static void visitContainer(Object container, Consumer<Thread> visit) throws Throwable {
+        // forEach, not iterator(): a stream's iterator adapter costs more than the check itself.
+        ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).forEach(t -> {
+            if (VIRTUAL_THREAD.isInstance(t)) visit.accept(t);
+        });
+        for (Object child : ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).toArray()) visitContainer(child, visit);
     }
 
     private static int status(Thread t) {
