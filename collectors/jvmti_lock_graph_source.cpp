@@ -96,6 +96,18 @@ void JvmtiLockGraphSource::refresh_threads() {
 
 ThreadKey JvmtiLockGraphSource::key_of(jthread t) { return jni_->GetLongField(t, tid_); }
 
+jobject JvmtiLockGraphSource::ownable_blocker(jthread t, jthread& owner) {
+  owner = nullptr;
+  jobject blocker = jni_->GetObjectField(t, park_blocker_);
+  if (blocker == nullptr) return nullptr;
+  if (!jni_->IsInstanceOf(blocker, aos_)) {
+    jni_->DeleteLocalRef(blocker);  // a Condition, a latch's waiters...: not an ownable lock
+    return nullptr;
+  }
+  owner = static_cast<jthread>(jni_->GetObjectField(blocker, exclusive_owner_));
+  return blocker;
+}
+
 std::string JvmtiLockGraphSource::thread_name(jthread t) {
   jvmtiThreadInfo info{};
   if (jvmti_->GetThreadInfo(t, &info) != JVMTI_ERROR_NONE) return "?";
@@ -196,13 +208,9 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
       if (jvmti_->GetCurrentContendedMonitor(t, &monitor) == JVMTI_ERROR_NONE && monitor != nullptr)
         waiters.push_back({t, monitor, LockKind::monitor, nullptr});
     } else if (state & JVMTI_THREAD_STATE_PARKED) {
-      jobject blocker = jni_->GetObjectField(t, park_blocker_);
+      jthread owner = nullptr;
+      jobject blocker = ownable_blocker(t, owner);
       if (blocker == nullptr) continue;
-      if (!jni_->IsInstanceOf(blocker, aos_)) {
-        jni_->DeleteLocalRef(blocker);  // a Condition, a latch's waiters...: not an ownable lock
-        continue;
-      }
-      jthread owner = static_cast<jthread>(jni_->GetObjectField(blocker, exclusive_owner_));
       if (full) ++out.juc_parked[class_name_of(blocker)];
       if (owner == nullptr && !full) {
         // Unowned (a semaphore, a read lock, a latch): no edge a cycle could use.
@@ -212,16 +220,16 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
       waiters.push_back({t, blocker, LockKind::juc, owner});
     }
   }
-  if (from_java && virtual_threads_ != nullptr && virtual_threads_->live() > 0 &&
-      virtual_threads_->live() <= max_virtual_threads_walked && (cycle_in_last_scan_ || now >= next_virtual_walk_)) {
+  const uint64_t live_virtual = virtual_threads_ ? virtual_threads_->live() : 0;
+  if (from_java && live_virtual > 0 && live_virtual <= max_virtual_threads_walked &&
+      (cycle_in_last_scan_ || now >= next_virtual_walk_)) {
     auto walk_start = std::chrono::steady_clock::now();
     std::vector<jthread> parked = java_pass_->virtual_candidates(max_virtual_candidates);
     next_virtual_walk_ = walk_start + virtual_walk_spacing * (std::chrono::steady_clock::now() - walk_start);
     for (jthread t : parked) {
       // Java saw it parked on an owned lock; it may have moved on since.
-      jobject blocker = jni_->GetObjectField(t, park_blocker_);
-      if (blocker == nullptr || !jni_->IsInstanceOf(blocker, aos_)) continue;
-      auto owner = static_cast<jthread>(jni_->GetObjectField(blocker, exclusive_owner_));
+      jthread owner = nullptr;
+      jobject blocker = ownable_blocker(t, owner);
       if (owner != nullptr) waiters.push_back({t, blocker, LockKind::juc, owner});
     }
   }

@@ -45,6 +45,10 @@ class JvmtiLockGraphSource : public LockGraphSource {
  private:
   struct Waiter;
   ThreadKey key_of(jthread t);
+  // The lock a parked thread waits for when its park blocker is an
+  // AbstractOwnableSynchronizer, with that lock's exclusive owner (null if
+  // none); null for no or any other blocker.
+  jobject ownable_blocker(jthread t, jthread& owner);
   std::string thread_name(jthread t);
   std::string class_name_of(jobject o);
   int32_t hash_of(jobject o);
