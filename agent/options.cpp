@@ -95,8 +95,9 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_port(v, o.port); }},
     {"portfile", "portfile", "a file path",
      [](std::string_view v, Options& o) {
+       if (v.empty()) return false;
        o.portfile = std::string(v);
-       return !v.empty();
+       return true;
      }},
     {"log", "log level", "off, error, warn, info or debug",
      [](std::string_view v, Options& o) { return log::parse_level(v, o.log_level); }},
