@@ -14,7 +14,7 @@ homes=("$@")
 agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"${homes[0]}/bin/javac" --release 17 -d "$work" "$here/java/DeadlockCheckBench.java"
+"${homes[0]}/bin/javac" --release 17 -d "$work" "$here/java/DeadlockCheckBench.java" "$here/java/AgentMetrics.java"
 for home in "${homes[@]}"; do
   [ -x "$home/bin/java" ] || continue
   echo "== $("$home/bin/java" -version 2>&1 | head -1), $threads threads, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,11 +1,5 @@
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,16 +59,10 @@ public class DeadlockCheckBench {
         System.out.printf("findDeadlockedThreads: median %.3f ms, min %.3f ms, max %.3f ms (%d runs)%n",
                           mxMedianMs, mxNs[0] / 1e6, mxNs[samples - 1] / 1e6, samples);
         if (!portfile.equals("-")) {
-            int port = Integer.parseInt(Files.readString(Path.of(portfile)).trim());
-            String body = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-            double agentMedianMs = -1, agentMaxMs = -1, agentCpuMs = -1;
-            for (String line : body.split("\n")) {
-                if (line.startsWith("jvmsight_deadlock_check_median_seconds ")) agentMedianMs = value(line) * 1e3;
-                if (line.startsWith("jvmsight_deadlock_check_max_seconds ")) agentMaxMs = value(line) * 1e3;
-                if (line.startsWith("jvmsight_deadlock_check_cpu_median_seconds ")) agentCpuMs = value(line) * 1e3;
-            }
+            AgentMetrics agent = AgentMetrics.scrape(portfile);
+            double agentMedianMs = agent.ms("jvmsight_deadlock_check_median_seconds");
+            double agentMaxMs = agent.ms("jvmsight_deadlock_check_max_seconds");
+            double agentCpuMs = agent.ms("jvmsight_deadlock_check_cpu_median_seconds");
             System.out.printf("jvmsight background check: median %.3f ms of the last 32, max %.3f ms since start%n",
                               agentMedianMs, agentMaxMs);
             System.out.printf("RESULT threads=%d mx_median_ms=%.3f agent_median_ms=%.3f ratio=%.1f agent_cpu_median_ms=%.3f%n",
@@ -82,8 +70,6 @@ public class DeadlockCheckBench {
         }
         System.exit(0);
     }
-
-    static double value(String line) { return Double.parseDouble(line.substring(line.indexOf(' ') + 1)); }
 
     static void start(Runnable r, String name) {
         Thread t = new Thread(r, name);

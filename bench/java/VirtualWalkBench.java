@@ -1,9 +1,3 @@
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -25,18 +19,10 @@ public class VirtualWalkBench {
             });
         }
         Thread.sleep(20_000);
-        int port = Integer.parseInt(Files.readString(Path.of(args[1])).trim());
-        String body = HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
-        double median = -1, max = -1, cpu = -1;
-        for (String line : body.split("\n")) {
-            if (line.startsWith("jvmsight_deadlock_check_median_seconds ")) median = value(line) * 1e3;
-            if (line.startsWith("jvmsight_deadlock_check_max_seconds ")) max = value(line) * 1e3;
-            if (line.startsWith("jvmsight_deadlock_check_cpu_median_seconds ")) cpu = value(line) * 1e3;
-        }
+        AgentMetrics agent = AgentMetrics.scrape(args[1]);
+        double median = agent.ms("jvmsight_deadlock_check_median_seconds");
+        double max = agent.ms("jvmsight_deadlock_check_max_seconds");
+        double cpu = agent.ms("jvmsight_deadlock_check_cpu_median_seconds");
         System.out.printf("RESULT virtual=%d check_median_ms=%.3f check_max_ms=%.3f cpu_median_ms=%.3f%n", n, median, max, cpu);
     }
-
-    static double value(String line) { return Double.parseDouble(line.substring(line.indexOf(' ') + 1)); }
 }
