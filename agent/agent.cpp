@@ -45,6 +45,9 @@ std::atomic<Agent*> running{nullptr};
 // Drain GC pauses and notifications this often: the buffers stay small and
 // recent pauses reach the histogram and span queue within a fraction of a second.
 constexpr std::chrono::milliseconds gc_poll_interval{250};
+// How often contention sampling follows the rate: a burst is timed in full
+// for at most this long before sampling starts.
+constexpr std::chrono::milliseconds sampling_interval{1000};
 
 std::string system_property(jvmtiEnv* jvmti, const char* name) {
   char* value = nullptr;
@@ -125,6 +128,11 @@ void Agent::start_live(JNIEnv* jni) {
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
+  if (monitor_events_ && options_.contention_sampling > 0) {
+    agent_thread_.every(sampling_interval, [this] {
+      if (contention_collector_) contention_collector_->adjust_sampling();
+    });
+  }
   if (options_.deadlock_check_ms > 0) {
     auto interval = std::chrono::milliseconds(options_.deadlock_check_ms);
     if (!capabilities_.cheap_deadlock_check()) interval = std::max(interval, fallback_check_interval);
@@ -157,7 +165,7 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   if (capabilities_.cheap_deadlock_check()) {
     auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
                                                          thread_events_ ? &thread_roster_.changes() : nullptr,
-                                                         monitor_events_ ? &last_contended_enter_ns_ : nullptr,
+                                                         monitor_events_ ? &contention_.blocked_anew() : nullptr,
                                                          &virtual_threads_);
     if (source->ready()) {
       JvmtiLockGraphSource* jvmti_source = source.get();
@@ -177,8 +185,10 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   if (capabilities_.tag_objects)
     resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
   auto contention = std::make_unique<MonitorContentionCollector>(
-      contention_, static_cast<size_t>(options_.lock_classes), monitor_events_, std::move(resolver));
+      contention_, static_cast<size_t>(options_.lock_classes), monitor_events_, std::move(resolver),
+      ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)));
   MonitorContentionCollector* contention_ptr = contention.get();
+  contention_collector_ = contention_ptr;
   collectors_.push_back({"contention", std::move(contention)});
   collectors_.push_back(
       {"lock_queue", std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes))});

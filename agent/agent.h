@@ -46,11 +46,6 @@ class Agent {
   bool tag_locks() const { return capabilities_.tag_objects; }
   bool wants_contention_events() const { return options_.contention; }
   void set_thread_events(bool enabled) { thread_events_ = enabled; }
-  // Bumped by MonitorContendedEnter (every new blocking starts there): lets
-  // the deadlock check reuse monitor edges while nothing blocked anew.
-  // A plain store of the event's timestamp (distinct per event) rather than an
-  // atomic add: every contending thread writes this line.
-  void on_monitor_contention_event(uint64_t now_ns) { last_contended_enter_ns_.store(now_ns, std::memory_order_release); }
 
  private:
   Agent(jvmtiEnv* jvmti, Options options) : jvmti_(jvmti), options_(std::move(options)) {}
@@ -76,7 +71,6 @@ class Agent {
   GcCollector* gc_ = nullptr;  // owned by collectors_; agent thread only
   MonitorContentionRecorder contention_;  // written by event callbacks
   bool monitor_events_ = false;
-  std::atomic<uint64_t> last_contended_enter_ns_{0};
   bool thread_events_ = false;
   AgentThread agent_thread_;
   ThreadMxBean thread_mx_bean_;
@@ -90,6 +84,7 @@ class Agent {
   std::unique_ptr<ThreadInfoReader> thread_info_;   // agent thread only
   std::unique_ptr<LockGraphSource> lock_source_;    // agent thread only
   DeadlockDetector* deadlock_detector_ = nullptr;   // in collectors_; agent thread only
+  MonitorContentionCollector* contention_collector_ = nullptr;  // in collectors_; agent thread only
   std::unique_ptr<HttpServer> server_;
 };
 

@@ -1,6 +1,9 @@
 #include "agent/event_callbacks.h"
 
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include <cstdint>
 #include <exception>
@@ -52,25 +55,26 @@ void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->v
 void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_end(); }
 
 // Monitor events run on application threads, on every contended entry:
-// CLOCK_MONOTONIC (vDSO), JVM TI thread-local storage and relaxed atomics
-// only. The start lives in the thread-local storage pointer itself (no
-// allocation; layout in ThreadStamp), keyed to the java.lang.Thread, so it
-// stays right for virtual threads that move between carriers. The lock's
+// CLOCK_MONOTONIC (vDSO), the TSC, JVM TI thread-local storage and relaxed
+// atomics only. The start lives in the thread-local storage pointer itself
+// (no allocation; layout in ThreadStamp), keyed to the java.lang.Thread, so
+// it stays right for virtual threads that move between carriers. The lock's
 // table slot is found at MonitorContendedEnter, while the thread is about
 // to block anyway: MonitorContendedEntered is posted while the thread owns
 // the monitor, so everything done there lengthens the critical section the
-// other waiters queue behind.
-uint64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+// other waiters queue behind. Above the contention_sampling rate, Enter
+// returns at once for all but one entry in 2^k (MonitorContentionRecorder).
+uint64_t cycle_counter() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return monotonic_ns();
+#endif
 }
 
 void* as_storage(uint64_t v) { return reinterpret_cast<void*>(static_cast<uintptr_t>(v)); }
 
-// The stamp the matching Enter/Wait stored; 0 if none. Not cleared: the
-// next Enter or Wait overwrites it, and one JVM TI call less per event
-// matters at 100,000 contended entries a second.
+// The stamp the matching Enter/Wait stored; 0 if none.
 uint64_t read_stamp(jvmtiEnv* jvmti) {
   void* raw = nullptr;
   if (jvmti->GetThreadLocalStorage(nullptr, &raw) != JVMTI_ERROR_NONE) return 0;
@@ -78,33 +82,45 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
 }
 
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
-  uint64_t now = now_ns();
-  the_agent->on_monitor_contention_event(now);
+  MonitorContentionRecorder& recorder = the_agent->contention();
+  recorder.note_blocking();
+  const uint32_t shift = recorder.sample_shift();
+  if (shift != 0 && !MonitorContentionRecorder::samples(cycle_counter(), shift)) return;
+  const uint64_t now = monotonic_ns();  // after the shift: see set_sample_shift
   jint hash = 0;
   jvmti->GetObjectHashCode(object, &hash);
-  auto slot = the_agent->contention().slot_of(hash);
+  auto slot = recorder.slot_of(hash);
   // Once per lock object (its first contention), tag it so the agent thread
   // can find its class; every later event on it touches atomics only.
   if (slot.claimed && the_agent->tag_locks()) jvmti->SetTag(object, lock_tag(hash));
-  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index)));
+  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index, shift)));
 }
 
 void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
-  uint64_t stamp = read_stamp(jvmti);
-  if (!ThreadStamp::is_enter(stamp)) {
-    the_agent->contention().record_untimed();
+  MonitorContentionRecorder& recorder = the_agent->contention();
+  const uint64_t stamp = read_stamp(jvmti);
+  // No clock read while sampling skips this entry (its storage is empty).
+  const uint64_t now = ThreadStamp::is_enter(stamp) ? monotonic_ns() : 0;
+  if (now == 0 || !recorder.stamp_usable(stamp, now)) {
+    // While every entry is timed, a missing start means one began before
+    // the agent could see it; while sampling, it is an entry not sampled.
+    if (recorder.sample_shift() == 0) recorder.record_untimed();
     return;
   }
-  the_agent->contention().record_contended(ThreadStamp::slot(stamp), ThreadStamp::since(stamp, now_ns()));
+  const uint32_t weight = ThreadStamp::weight_shift(stamp);
+  // A sampled stamp is used once: the next entries are mostly not sampled,
+  // and would find it.
+  if (weight != 0) jvmti->SetThreadLocalStorage(nullptr, nullptr);
+  recorder.record_contended(ThreadStamp::slot(stamp), ThreadStamp::since(stamp, now), weight);
 }
 
 void JNICALL on_monitor_wait(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jlong) {
-  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::wait(now_ns())));
+  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::wait(monotonic_ns())));
 }
 
 void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jboolean) {
   uint64_t stamp = read_stamp(jvmti);
-  if (ThreadStamp::is_wait(stamp)) the_agent->contention().record_wait(ThreadStamp::since(stamp, now_ns()));
+  if (ThreadStamp::is_wait(stamp)) the_agent->contention().record_wait(ThreadStamp::since(stamp, monotonic_ns()));
 }
 
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start_or_end(); }

@@ -119,6 +119,16 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_int(v, 1, 1000, o.lock_classes); }},
     {"contention", "contention", "on or off; off stops the monitor contention and wait events",
      [](std::string_view v, Options& o) { return parse_on_off(v, o.contention); }},
+    {"contention_sampling", "contention_sampling",
+     "a rate from 100 to 10000000 contended entries a second above which one entry in 2^k is timed, or off "
+     "to time every entry",
+     [](std::string_view v, Options& o) {
+       if (v == "off") {
+         o.contention_sampling = 0;
+         return true;
+       }
+       return parse_int(v, 100, 10'000'000, o.contention_sampling);
+     }},
 };
 
 }  // namespace

@@ -31,6 +31,8 @@ struct Options {
   int deadlock_check_ms = 500;         // background deadlock check interval; 0 turns it off
   int lock_classes = 20;               // top K lock classes labelled in contention metrics
   bool contention = true;              // JVM TI monitor contention and wait events
+  // Contended entries timed per second before sampling starts; 0 = time all.
+  int contention_sampling = 1000;
 };
 
 struct ParsedOptions {

@@ -5,18 +5,29 @@
 # jdk.JavaMonitorEnter at threshold 0. Runs interleaved (none floor agent jfr,
 # none floor agent jfr, ...) so machine noise hits all alike; each round gives
 # a ratio to that round's no-agent run, and the result is the median ratio.
-# Usage: bench/contention_bench.sh [java_home] [rounds] [workload]
+# Usage: bench/contention_bench.sh [java_home] [rounds] [workload] [configs]
 #   workload: mixed (default; one critical section in 16 yields the CPU
 #             while holding the lock, as a page fault or blocking call
 #             would: tens of thousands of contended entries a second),
 #             stress (every critical section yields: the most contended
 #             entries a second 2 CPUs can make), or io (each critical
 #             section sleeps 50 us, as blocking I/O under a lock would)
+#   configs:  which runs, default "none floor agent jfr"; also agent-exact
+#             (contention_sampling=off: every entry timed) and agent-nocheck
+#             (deadlock_check_ms=0: no background deadlock check)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 java_home=${1:-/usr/lib/jvm/java-17-openjdk-amd64}
 rounds=${2:-7}
 workload=${3:-mixed}
+read -r -a configs <<< "${4:-none floor agent jfr}"
+for c in "${configs[@]}"; do
+  case $c in
+    none|floor|agent|agent-exact|agent-nocheck|jfr) ;;
+    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck or jfr)" >&2; exit 2 ;;
+  esac
+done
+[[ " ${configs[*]} " == *" none "* ]] || { echo "configs must include none: ratios are to it" >&2; exit 2; }
 agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
 floor=${JVMSIGHT_FLOOR_AGENT:-$here/../build/bench/libmonitor_events_floor.so}
 for lib in "$agent" "$floor"; do
@@ -37,6 +48,10 @@ run() {
     none)  "$java_home/bin/java" -cp "$work" "${args[@]}" ;;
     floor) "$java_home/bin/java" -cp "$work" "-agentpath:$floor" "${args[@]}" ;;
     agent) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1" "${args[@]}" 2>/dev/null ;;
+    agent-exact) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,contention_sampling=off" \
+             "${args[@]}" 2>/dev/null ;;
+    agent-nocheck) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,deadlock_check_ms=0" \
+             "${args[@]}" 2>/dev/null ;;
     jfr)   "$java_home/bin/java" -cp "$work" \
              "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" 2>/dev/null ;;
   esac | sed -n 's/^RESULT //p'
@@ -44,9 +59,9 @@ run() {
 echo "java: $("$java_home/bin/java" -version 2>&1 | head -1); workload $workload (16 threads, 2 locks, $block inside);" \
      "$rounds rounds; $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
-  for c in none floor agent jfr; do echo "$r $c $(run $c)"; done
+  for c in "${configs[@]}"; do echo "$r $c $(run "$c")"; done
 done | tee "$work/results"
-python3 - "$work/results" <<'PY'
+python3 - "$work/results" "${configs[@]}" <<'PY'
 import statistics, sys
 ops, blocked = {}, {}
 for line in open(sys.argv[1]):
@@ -56,7 +71,7 @@ for line in open(sys.argv[1]):
     blocked.setdefault(conf, []).append(float(d["blocked_per_s"]))
 print("| config | median ops/s | median ratio to no agent (paired by round) | range of the rounds | contended entries/s |")
 print("|---|---|---|---|---|")
-for conf in ("none", "floor", "agent", "jfr"):
+for conf in sys.argv[2:]:
     ratios = [ops[conf][r] / ops["none"][r] for r in ops[conf] if r in ops["none"]]
     m = statistics.median(ratios)
     print(f"| {conf} | {statistics.median(ops[conf].values()):,.0f} | {m:.4f} ({(m - 1) * 100:+.2f}%) | "

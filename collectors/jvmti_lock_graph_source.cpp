@@ -30,10 +30,10 @@ struct JvmtiLockGraphSource::Waiter {
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
                                            const std::atomic<uint64_t>* thread_generation,
-                                           const std::atomic<uint64_t>* monitor_events,
+                                           std::atomic<bool>* blocked_anew,
                                            const VirtualThreadCounter* virtual_threads)
     : jvmti_(jvmti), jni_(jni), monitor_usage_(monitor_usage), thread_generation_(thread_generation),
-      virtual_threads_(virtual_threads), monitor_events_(monitor_events) {
+      virtual_threads_(virtual_threads), blocked_anew_(blocked_anew) {
   LocalFrame frame(jni, 8);
   jclass thread = jni->FindClass("java/lang/Thread");
   if (!jni_ok(jni, "FindClass(java.lang.Thread)") || thread == nullptr) return;
@@ -145,11 +145,10 @@ int32_t JvmtiLockGraphSource::hash_of(jobject o) {
   return hash;
 }
 
-void JvmtiLockGraphSource::remember_monitor_edges(const LockScan& scan, bool from_java, uint64_t events,
+void JvmtiLockGraphSource::remember_monitor_edges(const LockScan& scan, bool from_java,
                                                   const std::vector<jint>& candidates) {
   reuse_valid_ = from_java && scan.graph.cycles().empty();
   if (!reuse_valid_) return;
-  reuse_events_ = events;
   reuse_candidates_ = candidates;
   reuse_edges_.clear();
   for (const auto& [k, e] : scan.graph.edges())
@@ -185,15 +184,17 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   const bool full = depth == ScanDepth::full;
   // The background check asks Java for the few candidates; a full scan (and
   // a JVM where the Java pass is unavailable) looks at every thread via JNI.
-  std::optional<std::vector<jint>> candidates = full || !java_pass_ ? std::nullopt : java_pass_->candidates();
+  const bool background = !full && java_pass_;
+  // Taken before the pass, so a thread that blocks after it sets it again.
+  const bool blocked_anew = !background || blocked_anew_ == nullptr || blocked_anew_->exchange(false, std::memory_order_acq_rel);
+  std::optional<std::vector<jint>> candidates = background ? java_pass_->candidates() : std::nullopt;
   const bool from_java = candidates.has_value();
   if (!candidates) {
     candidates.emplace(threads_.size());
     for (size_t i = 0; i < threads_.size(); ++i) (*candidates)[i] = static_cast<jint>(i);
   }
-  const uint64_t events = monitor_events_ ? monitor_events_->load(std::memory_order_acquire) : 0;
-  const bool reuse = allow_reuse && from_java && monitor_events_ != nullptr && reuse_valid_ && reused_ < max_reuse &&
-                     events == reuse_events_ && *candidates == reuse_candidates_;
+  const bool reuse = allow_reuse && from_java && !blocked_anew && reuse_valid_ && reused_ < max_reuse &&
+                     *candidates == reuse_candidates_;
   reused_ = reuse ? reused_ + 1 : 0;
 
   std::vector<Waiter> waiters;
@@ -236,7 +237,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   if (reuse)
     for (const auto& e : reuse_edges_) out.graph.add(e);
   if (waiters.empty()) {
-    if (!reuse) remember_monitor_edges(out, from_java, events, *candidates);
+    if (!reuse) remember_monitor_edges(out, from_java, *candidates);
     return out;
   }
 
@@ -287,7 +288,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
       out.monitor_classes[e.lock.identity_hash] = class_name_of(w.lock);
     out.graph.add(std::move(e));
   }
-  if (!reuse) remember_monitor_edges(out, from_java, events, *candidates);
+  if (!reuse) remember_monitor_edges(out, from_java, *candidates);
   // Names and classes cost allocations: only for what will be shown. In the
   // background check that is the members of cycles, usually none.
   std::vector<ThreadKey> shown;

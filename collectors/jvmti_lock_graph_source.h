@@ -29,11 +29,11 @@ class JvmtiLockGraphSource : public LockGraphSource {
  public:
   // Resolves the JNI ids it needs; check ready() afterwards. thread_generation:
   // bumped by ThreadStart/ThreadEnd (null: take a fresh thread list every scan).
-  // monitor_events: changes on every MonitorContendedEnter (null: no reuse).
+  // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
   // virtual_threads: while it counts live ones (JDK 21+), the background check
   // also looks for virtual threads parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
-                       const std::atomic<uint64_t>* thread_generation, const std::atomic<uint64_t>* monitor_events,
+                       const std::atomic<uint64_t>* thread_generation, std::atomic<bool>* blocked_anew,
                        const VirtualThreadCounter* virtual_threads = nullptr);
   bool ready() const { return ready_; }
 
@@ -69,8 +69,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   jint state_of(jthread t);
   void refresh_threads();
   std::optional<LockScan> scan_once(ScanDepth depth, bool allow_reuse);
-  void remember_monitor_edges(const LockScan& scan, bool from_java, uint64_t events,
-                              const std::vector<jint>& candidates);
+  void remember_monitor_edges(const LockScan& scan, bool from_java, const std::vector<jint>& candidates);
 
   // Monitor edges cost handshakes (GetCurrentContendedMonitor,
   // GetOwnedMonitorInfo). A blocked thread can only change the monitor it
@@ -93,8 +92,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   std::chrono::steady_clock::time_point next_virtual_walk_{};
   bool cycle_in_last_scan_ = false;
   const VirtualThreadCounter* virtual_threads_;
-  const std::atomic<uint64_t>* monitor_events_;
-  uint64_t reuse_events_ = 0;
+  std::atomic<bool>* blocked_anew_;
   std::vector<jint> reuse_candidates_;
   std::vector<WaitEdge> reuse_edges_;
   bool reuse_valid_ = false;

@@ -35,6 +35,7 @@ void MonitorContentionCollector::learn_classes(const std::map<int32_t, std::stri
 
 void MonitorContentionCollector::absorb(Clock::time_point now) {
   recorder_.drain([&](int32_t hash, const WaitTotals& t) {
+    absorbed_ += t.count;
     if (hash == 0) {
       by_label_[other_label].add(t);
       return;
@@ -69,6 +70,14 @@ void MonitorContentionCollector::absorb(Clock::time_point now) {
   }
 }
 
+void MonitorContentionCollector::adjust_sampling(Clock::time_point now) {
+  absorb(now);
+  double seconds = std::chrono::duration<double>(now - adjusted_at_).count();
+  recorder_.set_sample_shift(sampler_.next_shift(recorder_.sample_shift(), absorbed_, seconds), monotonic_ns());
+  absorbed_ = 0;
+  adjusted_at_ = now;
+}
+
 void MonitorContentionCollector::collect(MetricFamilies& out) {
   absorb();
   add_sample(add_family(out, "jvmsight_monitor_events_enabled", MetricType::gauge,
@@ -95,6 +104,10 @@ void MonitorContentionCollector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_monitor_contended_untimed_total", MetricType::counter,
                         "Contended entries whose start was not seen (e.g. began before the agent attached); not counted"),
              static_cast<double>(recorder_.untimed()));
+  add_sample(add_family(out, "jvmsight_monitor_contention_sampling_interval", MetricType::gauge,
+                        "1 when every contended entry is timed; N when one in N is, each counting for N "
+                        "(above the contention_sampling rate)"),
+             static_cast<double>(uint64_t{1} << recorder_.sample_shift()));
   add_sample(add_family(out, "jvmsight_monitor_contention_pending_locks", MetricType::gauge,
                         "Contended lock objects whose class is not known yet (counted once it is, or as unresolved)"),
              static_cast<double>(pending_.size()));

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "collectors/collector.h"
+#include "collectors/contention_sampler.h"
 #include "collectors/monitor_contention_recorder.h"
 
 namespace jvmsight {
@@ -32,14 +33,17 @@ class MonitorContentionCollector : public Collector {
   using TagResolver = std::function<std::map<int32_t, std::string>(const std::vector<int32_t>&)>;
 
   MonitorContentionCollector(MonitorContentionRecorder& recorder, size_t lock_classes, bool events_enabled,
-                             TagResolver resolver = nullptr)
+                             TagResolver resolver = nullptr, ContentionSampler sampler = ContentionSampler(0))
       : recorder_(recorder), lock_classes_(lock_classes), events_enabled_(events_enabled),
-        resolver_(std::move(resolver)) {}
+        resolver_(std::move(resolver)), sampler_(sampler) {}
 
   void learn_classes(const std::map<int32_t, std::string>& classes);
   void collect(MetricFamilies& out) override;
   // Moves what the recorder gathered into per-label totals (now: for tests).
   void absorb(Clock::time_point now = Clock::now());
+  // Agent thread, about once a second whether or not anyone scrapes:
+  // absorbs, and sets the recorder's sampling from the rate since last time.
+  void adjust_sampling(Clock::time_point now = Clock::now());
   const std::map<std::string, WaitTotals>& by_label() const { return by_label_; }
 
  private:
@@ -56,6 +60,9 @@ class MonitorContentionCollector : public Collector {
   std::map<int32_t, Pending> pending_;      // hashes whose class is not known yet
   std::set<std::string> labelled_;          // at most lock_classes_
   std::map<std::string, WaitTotals> by_label_;
+  ContentionSampler sampler_;
+  uint64_t absorbed_ = 0;  // contended entries (weighted) absorbed since the last adjust_sampling
+  Clock::time_point adjusted_at_ = Clock::now();
 };
 
 }  // namespace jvmsight

@@ -9,9 +9,17 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <memory>
 
 namespace jvmsight {
+
+// CLOCK_MONOTONIC in ns (vDSO: no system call): the clock of every stamp.
+inline uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+}
 
 // Wait-time histogram bounds, in seconds and nanoseconds.
 inline constexpr size_t wait_bucket_count = 12;  // plus +Inf
@@ -21,7 +29,8 @@ inline constexpr std::array<double, wait_bucket_count> wait_bounds_seconds = {
 struct WaitHistogram {
   std::atomic<uint64_t> sum_ns{0};
   std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets{};
-  void record(uint64_t ns);
+  // One wait standing for 2^weight_shift of them (sampling; 0 = itself only).
+  void record(uint64_t ns, uint32_t weight_shift = 0);
 };
 
 // A plain copy, for the agent thread.
@@ -54,7 +63,7 @@ class MonitorContentionRecorder {
   // MonitorContendedEntered (posted while the thread owns the monitor: its
   // cost lengthens every critical section the lock's waiters queue behind).
   SlotRef slot_of(int32_t identity_hash);
-  void record_contended(uint32_t slot, uint64_t wait_ns);
+  void record_contended(uint32_t slot, uint64_t wait_ns, uint32_t weight_shift = 0);
   void record_wait(uint64_t wait_ns) { waits_.record(wait_ns); }
   void record_untimed() { untimed_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -67,6 +76,34 @@ class MonitorContentionRecorder {
   uint64_t overflowed() const { return overflowed_.load(std::memory_order_relaxed); }
   uint64_t untimed() const { return untimed_.load(std::memory_order_relaxed); }
 
+  // Sampling, so that timing stays cheap at any contention rate: while
+  // sample_shift() is k > 0, MonitorContendedEnter times one entry in 2^k
+  // (samples()) and that entry counts for 2^k. The agent thread sets k from
+  // the rate it drains (ContentionSampler); callbacks only read it.
+  uint32_t sample_shift() const { return sample_shift_.load(std::memory_order_acquire); }
+  // cycles: any fast-moving counter (the TSC); its bits above 7 change
+  // faster than contended entries come, so they pick entries at random.
+  static constexpr bool samples(uint64_t cycles, uint32_t shift) {
+    return ((cycles >> 7) & ((uint64_t{1} << shift) - 1)) == 0;
+  }
+  void set_sample_shift(uint32_t shift, uint64_t now_ns);
+  // Whether MonitorContendedEntered may use this enter stamp. A sampled
+  // stamp is the thread's own (the callback clears it once used). An exact
+  // one is left in place (the next Enter overwrites it, one JVM TI call
+  // less per event), so it is only trusted while every Enter writes one,
+  // and only if written since that began: else an unsampled entry would
+  // find an old stamp and time a wait it never had.
+  bool stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const;
+
+  // Set by every MonitorContendedEnter, sampled or not (every new blocking
+  // on a monitor starts there); taken by the deadlock check, which reuses
+  // monitor edges while no thread blocked anew. Written only when clear, so
+  // contending threads mostly just read its line.
+  void note_blocking() {
+    if (!blocked_anew_.load(std::memory_order_relaxed)) blocked_anew_.store(true, std::memory_order_release);
+  }
+  std::atomic<bool>& blocked_anew() { return blocked_anew_; }
+
  private:
   static WaitTotals take(WaitHistogram& h);
 
@@ -78,6 +115,11 @@ class MonitorContentionRecorder {
   WaitHistogram waits_;
   std::atomic<uint64_t> overflowed_{0};
   std::atomic<uint64_t> untimed_{0};
+  // Read on every event, written about once a second at most: a line of
+  // their own (alignas also pads the class to a whole line).
+  alignas(64) std::atomic<uint32_t> sample_shift_{0};
+  std::atomic<uint64_t> exact_since_ns_{0};
+  std::atomic<bool> blocked_anew_{false};
 };
 
 template <class Fn>
@@ -94,19 +136,23 @@ void MonitorContentionRecorder::drain(Fn&& fn) {
 
 // The start of a contended enter or an Object.wait, kept by the event
 // callbacks in the thread's JVM TI thread-local storage word (no allocation):
-//   enter: [ start ns mod 2^50 | table slot (13 bits) | 1 ]
-//   wait:  [ start ns mod 2^63                        | 0 ]
+//   enter: [ start ns mod 2^46 | weight shift (4 bits) | table slot (13 bits) | 1 ]
+//   wait:  [ start ns mod 2^63                                                | 0 ]
 // 0 means none. Durations are computed modulo the kept width, so the
-// monotonic clock's value never matters, only differences under 13 days.
+// monotonic clock's value never matters, only differences under 19 hours
+// (a contended entry blocked longer is timed modulo that).
 struct ThreadStamp {
   static constexpr unsigned slot_bits = 13;
-  static constexpr unsigned enter_shift = 1 + slot_bits;
+  static constexpr unsigned weight_bits = 4;
+  static constexpr uint32_t max_weight_shift = (1u << weight_bits) - 1;
+  static constexpr unsigned enter_shift = 1 + slot_bits + weight_bits;
   static constexpr uint64_t enter_mask = (uint64_t{1} << (64 - enter_shift)) - 1;
   static constexpr uint64_t wait_mask = (uint64_t{1} << 63) - 1;
   static_assert(MonitorContentionRecorder::overflow_slot < (1u << slot_bits), "a slot index fits its bits");
 
-  static constexpr uint64_t enter(uint64_t now_ns, uint32_t slot) {
-    return ((now_ns & enter_mask) << enter_shift) | (uint64_t{slot} << 1) | 1;
+  static constexpr uint64_t enter(uint64_t now_ns, uint32_t slot, uint32_t weight_shift = 0) {
+    return ((now_ns & enter_mask) << enter_shift) | (uint64_t{weight_shift & max_weight_shift} << (1 + slot_bits)) |
+           (uint64_t{slot} << 1) | 1;
   }
   // | 2 keeps a wait stamp nonzero (a start at clock value 0); 1 ns off at worst.
   static constexpr uint64_t wait(uint64_t now_ns) { return ((now_ns & wait_mask) << 1) | 2; }
@@ -114,6 +160,9 @@ struct ThreadStamp {
   static constexpr bool is_wait(uint64_t stamp) { return stamp != 0 && (stamp & 1) == 0; }
   static constexpr uint32_t slot(uint64_t enter_stamp) {
     return static_cast<uint32_t>((enter_stamp >> 1) & ((uint64_t{1} << slot_bits) - 1));
+  }
+  static constexpr uint32_t weight_shift(uint64_t enter_stamp) {
+    return static_cast<uint32_t>((enter_stamp >> (1 + slot_bits)) & max_weight_shift);
   }
   static constexpr uint64_t since(uint64_t stamp, uint64_t now_ns) {
     return is_enter(stamp) ? (now_ns - (stamp >> enter_shift)) & enter_mask

@@ -81,6 +81,52 @@ TEST_P(Contention, OffStopsTheEventsButNotDeadlockDetection) {
   EXPECT_EQ(s.value("jvm_threads_deadlocked"), 0.0);
 }
 
+// The storm fixture run to its end: the JVM's own count of its contended
+// entries, and the agent's metrics after it.
+struct Storm {
+  long blocked = 0;
+  PromScrape scrape{""};
+  double counted = 0;  // jvmsight_monitor_contended_enter_total of the storm's lock class
+};
+
+Storm run_storm(const Jdk& jdk, const std::string& millis, const std::string& options) {
+  AgentJvm jvm(jdk, "ContentionStorm", {"8", millis}, options);
+  Storm storm;
+  EXPECT_GT(jvm.port, 0);
+  auto line = jvm.process->wait_for_line("STORM ", 60s);
+  EXPECT_TRUE(line) << jvm.process->err();
+  if (jvm.port <= 0 || !line) return storm;
+  storm.blocked = parse_report(*line)["blocked"];
+  storm.scrape = jvm.scrape();
+  storm.counted =
+      storm.scrape.value("jvmsight_monitor_contended_enter_total", {{"lock_class", "ContentionStorm$StormLock"}})
+          .value_or(0);
+  return storm;
+}
+
+// A storm far above the contention_sampling rate: one entry in 2^k is timed
+// and counts for 2^k, so the total estimates what the JVM itself counted.
+TEST_P(Contention, StormIsSampledAndEstimatesTheJvmsOwnCount) {
+  Storm storm = run_storm(GetParam(), "4000", "contention_sampling=1000");
+  ASSERT_GT(storm.blocked, 20'000) << "the storm must outrun the bound for this test to mean anything";
+  const PromScrape& s = storm.scrape;
+  const std::map<std::string, std::string> lock{{"lock_class", "ContentionStorm$StormLock"}};
+  EXPECT_GT(s.value("jvmsight_monitor_contention_sampling_interval").value_or(0), 1.0);
+  EXPECT_NEAR(storm.counted, storm.blocked, 0.1 * storm.blocked);
+  EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_count", lock), storm.counted);
+  EXPECT_GT(s.value("jvmsight_monitor_contended_wait_seconds_sum", lock).value_or(0), 0.0);
+}
+
+TEST_P(Contention, StormTimedInFullWithSamplingOff) {
+  Storm storm = run_storm(GetParam(), "2000", "contention_sampling=off");
+  ASSERT_GT(storm.blocked, 0);
+  EXPECT_EQ(storm.scrape.value("jvmsight_monitor_contention_sampling_interval"), 1.0);
+  // The JVM's count also has the few other monitors the storm threads met.
+  EXPECT_LE(storm.counted, storm.blocked);
+  EXPECT_GE(storm.counted, 0.99 * storm.blocked);
+  EXPECT_EQ(storm.scrape.value("jvmsight_monitor_contended_untimed_total"), 0.0);
+}
+
 JVMSIGHT_ALL_JDKS(Contention);
 
 }  // namespace

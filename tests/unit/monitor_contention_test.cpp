@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "collectors/contention_sampler.h"
 #include "collectors/monitor_contention_collector.h"
 #include "collectors/monitor_contention_recorder.h"
 
@@ -49,7 +50,7 @@ TEST(MonitorContentionRecorder, FullTableOverflowsIntoHashZero) {
 }
 
 TEST(ThreadStamp, EnterKeepsSlotAndTimesAcrossTheWrapOfItsClockBits) {
-  constexpr uint64_t wrap = ThreadStamp::enter_mask + 1;  // 2^50 ns
+  constexpr uint64_t wrap = ThreadStamp::enter_mask + 1;  // 2^46 ns
   uint64_t start = wrap - 300;                            // 300 ns before the kept bits wrap
   uint64_t s = ThreadStamp::enter(start, MonitorContentionRecorder::overflow_slot);
   EXPECT_TRUE(ThreadStamp::is_enter(s));
@@ -60,6 +61,16 @@ TEST(ThreadStamp, EnterKeepsSlotAndTimesAcrossTheWrapOfItsClockBits) {
   EXPECT_EQ(ThreadStamp::since(ThreadStamp::enter(123'456'789'000, 7), 123'456'789'000 + 5'000'000), 5'000'000u);
 }
 
+TEST(ThreadStamp, EnterKeepsItsWeightApartFromSlotAndStart) {
+  uint64_t start = 555'000'000'000;
+  for (uint32_t shift : {0u, 1u, 9u, ThreadStamp::max_weight_shift}) {
+    uint64_t s = ThreadStamp::enter(start, MonitorContentionRecorder::overflow_slot, shift);
+    EXPECT_EQ(ThreadStamp::weight_shift(s), shift);
+    EXPECT_EQ(ThreadStamp::slot(s), MonitorContentionRecorder::overflow_slot);
+    EXPECT_EQ(ThreadStamp::since(s, start + 42), 42u);
+  }
+}
+
 TEST(ThreadStamp, WaitIsNeverMistakenForAnEnterOrForNone) {
   uint64_t w = ThreadStamp::wait(0);  // a start at clock value 0 is still a stamp
   EXPECT_TRUE(ThreadStamp::is_wait(w));
@@ -68,6 +79,86 @@ TEST(ThreadStamp, WaitIsNeverMistakenForAnEnterOrForNone) {
   EXPECT_FALSE(ThreadStamp::is_enter(0));
   uint64_t start = 987'654'321'000;
   EXPECT_NEAR(static_cast<double>(ThreadStamp::since(ThreadStamp::wait(start), start + 2'000'000'000)), 2e9, 1);
+}
+
+TEST(MonitorContentionRecorder, SampledEntryCountsForItsWeight) {
+  MonitorContentionRecorder r;
+  auto slot = r.slot_of(11);
+  r.record_contended(slot.index, 2'000, 3);  // one in 8 timed: stands for 8 entries of 2 us
+  r.record_contended(slot.index, 7'000'000, 0);
+  WaitTotals t;
+  r.drain([&](int32_t, const WaitTotals& x) { t.add(x); });
+  EXPECT_EQ(t.count, 9u);
+  EXPECT_EQ(t.buckets[0], 8u);
+  EXPECT_EQ(t.buckets[5], 1u);  // (5 ms, 10 ms]
+  EXPECT_EQ(t.sum_ns, 8u * 2'000 + 7'000'000);
+}
+
+TEST(MonitorContentionRecorder, SamplesOneInTwoToTheShiftOfACounter) {
+  EXPECT_TRUE(MonitorContentionRecorder::samples(12345, 0)) << "shift 0 times every entry";
+  for (uint32_t shift : {1u, 4u, 10u}) {
+    uint64_t taken = 0, n = uint64_t{1} << 20;
+    for (uint64_t c = 0; c < n; c += 37) taken += MonitorContentionRecorder::samples(c, shift);
+    double expected = static_cast<double>(n / 37) / static_cast<double>(uint64_t{1} << shift);
+    EXPECT_NEAR(static_cast<double>(taken), expected, expected * 0.05) << shift;
+  }
+}
+
+TEST(MonitorContentionRecorder, StaleExactStampIsNeverTakenForAnUnsampledEntry) {
+  MonitorContentionRecorder r;
+  uint64_t t = 1'000'000'000'000;
+  uint64_t exact = ThreadStamp::enter(t, 1, 0);
+  EXPECT_TRUE(r.stamp_usable(exact, t + 10)) << "every Enter writes one: it is this entry's";
+  r.set_sample_shift(4, t + 20);
+  // The thread's next Enter was not sampled and left the old stamp.
+  EXPECT_FALSE(r.stamp_usable(exact, t + 30));
+  uint64_t sampled = ThreadStamp::enter(t + 40, 1, 4);
+  EXPECT_TRUE(r.stamp_usable(sampled, t + 50)) << "sampled stamps are used once, then cleared";
+  r.set_sample_shift(0, t + 60);
+  EXPECT_FALSE(r.stamp_usable(exact, t + 70)) << "written before timing became exact again";
+  EXPECT_TRUE(r.stamp_usable(ThreadStamp::enter(t + 80, 1, 0), t + 90));
+  EXPECT_FALSE(r.stamp_usable(ThreadStamp::enter(t + 50, 1, 0), t + 55)) << "clock read before the switch";
+}
+
+TEST(ContentionSampler, TimesEverythingUpToTheBoundThenHalvesUntilUnderIt) {
+  ContentionSampler s(10'000);
+  EXPECT_EQ(s.next_shift(0, 9'000, 1.0), 0u);
+  EXPECT_EQ(s.next_shift(0, 10'000, 1.0), 0u);
+  EXPECT_EQ(s.next_shift(0, 10'001, 1.0), 1u);
+  EXPECT_EQ(s.next_shift(0, 100'000, 1.0), 4u);   // 6,250 a second timed
+  EXPECT_EQ(s.next_shift(0, 200'000, 2.0), 4u);   // a rate, not a count
+  EXPECT_EQ(s.next_shift(0, uint64_t{1} << 40, 1.0), ThreadStamp::max_weight_shift);
+  EXPECT_EQ(ContentionSampler(0).next_shift(5, 1'000'000'000, 1.0), 0u) << "0: never sample";
+}
+
+TEST(ContentionSampler, LowersOneStepAtATimeAndOnlyWellUnderTheBound) {
+  ContentionSampler s(10'000);
+  EXPECT_EQ(s.next_shift(4, 100'000, 1.0), 4u);
+  EXPECT_EQ(s.next_shift(4, 60'000, 1.0), 4u) << "at shift 3 it would time 7,500 a second: too close";
+  EXPECT_EQ(s.next_shift(4, 30'000, 1.0), 3u);
+  EXPECT_EQ(s.next_shift(4, 0, 1.0), 3u);
+  EXPECT_EQ(s.next_shift(1, 0, 1.0), 0u);
+}
+
+TEST(MonitorContentionCollector, SamplingFollowsTheRateItDrains) {
+  MonitorContentionRecorder r;
+  MonitorContentionCollector c(r, 5, true, nullptr, ContentionSampler(100));
+  auto t0 = Clock::now();
+  c.adjust_sampling(t0);
+  for (int i = 0; i < 1000; ++i) contend(r, 3, 100);
+  c.adjust_sampling(t0 + std::chrono::seconds(1));
+  EXPECT_EQ(r.sample_shift(), 4u) << "1,000 a second over a bound of 100";
+  MetricFamilies out;
+  c.collect(out);
+  bool found = false;
+  for (const auto& f : out)
+    if (f.name == "jvmsight_monitor_contention_sampling_interval") {
+      found = true;
+      EXPECT_EQ(f.samples.at(0).value, 16.0);
+    }
+  EXPECT_TRUE(found);
+  c.adjust_sampling(t0 + std::chrono::seconds(2));
+  EXPECT_EQ(r.sample_shift(), 3u) << "quiet again: back one step";
 }
 
 TEST(MonitorContentionRecorder, LockTagRoundTripsTheHash) {

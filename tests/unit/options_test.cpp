@@ -146,8 +146,16 @@ TEST(LockOptions, ContentionEventsCanBeTurnedOff) {
   expect_error("contention=no", "bad contention 'no' (expected on or off");
 }
 
+TEST(LockOptions, ContentionSamplingIsARateOrOff) {
+  EXPECT_EQ(parse_options("").options.contention_sampling, 1000);
+  EXPECT_EQ(parse_options("contention_sampling=2500").options.contention_sampling, 2500);
+  EXPECT_EQ(parse_options("contention_sampling=off").options.contention_sampling, 0);
+  expect_error("contention_sampling=0", "bad contention_sampling '0' (expected a rate from 100 to 10000000");
+  expect_error("contention_sampling=on", "bad contention_sampling 'on'");
+}
+
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
-  expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention");
+  expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention, contention_sampling");
   expect_error("details=on,details=off", "given twice");
 }
 
