@@ -50,28 +50,11 @@ bool JavaLockScan::define() {
 }
 
 void JavaLockScan::warm_up() {
-  // Called only twice a second, the scan would stay interpreted for minutes
-  // (about 1 us per thread instead of a few ns): run it enough times now, on
-  // a small array of this thread, for the JIT to compile it. About 20 ms of
-  // agent-thread CPU, once.
-  LocalFrame frame(jni_, 8);
-  jthread self = nullptr;
-  jclass thread = jni_->FindClass("java/lang/Thread");
-  if (thread == nullptr || jvmti_->GetCurrentThread(&self) != JVMTI_ERROR_NONE) {
-    jni_->ExceptionClear();
-    return;
-  }
-  constexpr jsize size = 64;
-  jobjectArray array = jni_->NewObjectArray(size, thread, self);
-  jintArray indices = jni_->NewIntArray(size);
-  if (array == nullptr || indices == nullptr) {
-    jni_->ExceptionClear();
-    return;
-  }
-  for (int i = 0; i < 6000; ++i) {
-    jni_->CallStaticIntMethod(scan_class_, scan_method_, array, indices);
-    if (!jni_ok(jni_, "JvmsightLockScan warm-up")) return;
-  }
+  // JvmsightLockScan.warmUp says why and how; about 20 ms of agent-thread CPU, once.
+  jmethodID warm_up = jni_->GetStaticMethodID(scan_class_, "warmUp", "(I)I");
+  if (!jni_ok(jni_, "JvmsightLockScan.warmUp") || warm_up == nullptr) return;
+  jni_->CallStaticIntMethod(scan_class_, warm_up, 6000);
+  jni_ok(jni_, "JvmsightLockScan warm-up");
 }
 
 std::optional<std::vector<jint>> JavaLockScan::candidates() {
