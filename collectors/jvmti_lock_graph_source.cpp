@@ -82,6 +82,8 @@ jint JvmtiLockGraphSource::state_of(jthread t) {
 void JvmtiLockGraphSource::refresh_threads() {
   for (jthread t : threads_) jni_->DeleteGlobalRef(t);
   threads_.clear();
+  // Candidate indices name other threads from now on: remembered edges are void.
+  reuse_valid_ = false;
   LocalFrame frame(jni_, 16);
   jint count = 0;
   JvmtiArray<jthread> all(jvmti_);
