@@ -1,6 +1,5 @@
 #include "agent/event_callbacks.h"
 
-#include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -10,6 +9,7 @@
 
 #include "agent/agent.h"
 #include "collectors/jvm_calls.h"
+#include "common/clock.h"
 #include "common/log.h"
 
 namespace jvmsight {

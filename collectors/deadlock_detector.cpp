@@ -1,9 +1,8 @@
 #include "collectors/deadlock_detector.h"
 
-#include <time.h>
-
 #include <algorithm>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -11,11 +10,7 @@ namespace {
 
 // CPU time of the calling thread: what a check costs the machine, apart
 // from time it spent stalled (e.g. by someone else's safepoint).
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
+double thread_cpu_seconds() { return static_cast<double>(clock_ns(CLOCK_THREAD_CPUTIME_ID)) / 1e9; }
 
 double median_of(std::vector<double> v) {
   if (v.empty()) return 0;

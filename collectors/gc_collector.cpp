@@ -1,5 +1,7 @@
 #include "collectors/gc_collector.h"
 
+#include "common/clock.h"
+
 namespace jvmsight {
 namespace {
 
@@ -46,7 +48,7 @@ void GcCollector::poll() {
     max_since_scrape_ns_ = std::max(max_since_scrape_ns_, p.duration_ns());
     matcher_.add_pause(p);
   });
-  for (const auto& p : matcher_.settle(GcPauseRecorder::now(CLOCK_MONOTONIC), beans_.listening())) record(p);
+  for (const auto& p : matcher_.settle(clock_ns(CLOCK_MONOTONIC), beans_.listening())) record(p);
 }
 
 void GcCollector::record(const GcPause& pause) {

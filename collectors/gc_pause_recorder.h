@@ -4,12 +4,12 @@
 // allowed: the callbacks read two clocks and write one preallocated slot of a
 // single-producer ring (the VM serializes the two events), nothing else. The
 // agent thread is the single consumer.
-#include <time.h>
-
 #include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+
+#include "common/clock.h"
 
 namespace jvmsight {
 
@@ -32,14 +32,14 @@ class GcPauseRecorder {
 
   // Hot path (VM stopped): no malloc, no locks, no JNI, no logging.
   void on_start() noexcept {
-    start_mono_ns_.store(now(CLOCK_MONOTONIC), std::memory_order_relaxed);
-    start_wall_ns_.store(now(CLOCK_REALTIME), std::memory_order_relaxed);
+    start_mono_ns_.store(clock_ns(CLOCK_MONOTONIC), std::memory_order_relaxed);
+    start_wall_ns_.store(clock_ns(CLOCK_REALTIME), std::memory_order_relaxed);
     in_pause_.store(true, std::memory_order_relaxed);
   }
 
   void on_finish() noexcept {
-    int64_t end_mono = now(CLOCK_MONOTONIC);
-    int64_t end_wall = now(CLOCK_REALTIME);
+    int64_t end_mono = clock_ns(CLOCK_MONOTONIC);
+    int64_t end_wall = clock_ns(CLOCK_REALTIME);
     // A finish without its start: the agent was enabled mid-pause. Not a pause we timed.
     if (!in_pause_.exchange(false, std::memory_order_relaxed)) return;
     finished_.fetch_add(1, std::memory_order_relaxed);
@@ -69,12 +69,6 @@ class GcPauseRecorder {
 
   void set_supported(bool supported) { supported_.store(supported, std::memory_order_relaxed); }
   bool supported() const { return supported_.load(std::memory_order_relaxed); }
-
-  static int64_t now(clockid_t clock) noexcept {
-    timespec ts;
-    clock_gettime(clock, &ts);
-    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-  }
 
  private:
   std::array<RawGcPause, capacity> slots_{};

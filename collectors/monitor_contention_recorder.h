@@ -9,17 +9,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 #include <memory>
 
-namespace jvmsight {
+#include "common/clock.h"
 
-// CLOCK_MONOTONIC in ns (vDSO: no system call): the clock of every stamp.
-inline uint64_t monotonic_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
-}
+namespace jvmsight {
 
 // Wait-time histogram bounds, in seconds and nanoseconds.
 inline constexpr size_t wait_bucket_count = 12;  // plus +Inf
