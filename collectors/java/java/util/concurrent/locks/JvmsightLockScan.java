@@ -97,19 +97,16 @@ final class JvmsightLockScan {
         ReentrantLock held = new ReentrantLock();
         held.lock();
         try {
-            Object[] blockers = warmUpBlockers(held);
-            int[] statuses = {0, 0x5, BLOCKED_ON_MONITOR_ENTER | 0x1, PARKED | 0x10 | 0x80 | 0x1, PARKED | 0x20 | 0x80 | 0x1};
-            for (int i = 0; i < threads.length; i++) {
-                threads[i] = fakeThread(statuses[i % statuses.length], blockers[i % blockers.length]);
+            try {
+                Object[] blockers = warmUpBlockers(held);
+                int[] statuses = {0, 0x5, BLOCKED_ON_MONITOR_ENTER | 0x1, PARKED | 0x10 | 0x80 | 0x1, PARKED | 0x20 | 0x80 | 0x1};
+                for (int i = 0; i < threads.length; i++) {
+                    threads[i] = fakeThread(statuses[i % statuses.length], blockers[i % blockers.length]);
+                }
+            } catch (ReflectiveOperationException | RuntimeException | InternalError e) {
+                // Unknown layout: warm up on the calling thread alone.
+                Arrays.fill(threads, Thread.currentThread());
             }
-            int[] out = new int[threads.length];
-            int found = 0;
-            for (int r = 0; r < rounds; r++) found += scan(threads, out);
-            return found;
-        } catch (ReflectiveOperationException | RuntimeException | InternalError e) {
-            // Unknown layout: warm up on the calling thread alone, as before.
-            Thread self = Thread.currentThread();
-            Arrays.fill(threads, self);
             int[] out = new int[threads.length];
             int found = 0;
             for (int r = 0; r < rounds; r++) found += scan(threads, out);
