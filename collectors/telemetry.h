@@ -4,6 +4,7 @@
 // Prometheus (client_java-compatible) names; other exporters translate.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace jvmsight {
@@ -48,6 +49,13 @@ using MetricFamilies = std::vector<MetricFamily>;
 inline MetricFamily& add_family(MetricFamilies& out, std::string name, MetricType type, std::string help) {
   out.push_back(MetricFamily{std::move(name), std::move(help), type, {}});
   return out.back();
+}
+
+// The family with this name, or null (for readers of a collection, e.g. tests).
+inline const MetricFamily* find_family(const MetricFamilies& families, std::string_view name) {
+  for (const auto& f : families)
+    if (f.name == name) return &f;
+  return nullptr;
 }
 
 inline void add_sample(MetricFamily& family, double value, std::vector<Label> labels = {}) {

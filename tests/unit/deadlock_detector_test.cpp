@@ -47,8 +47,7 @@ struct Fixture {
   double gauge(const std::string& name) {
     MetricFamilies out;
     detector.collect(out);
-    for (const auto& f : out)
-      if (f.name == name) return f.samples.at(0).value;
+    if (const MetricFamily* f = find_family(out, name)) return f->samples.at(0).value;
     ADD_FAILURE() << name << " missing";
     return -1;
   }

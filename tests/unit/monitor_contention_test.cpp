@@ -150,13 +150,9 @@ TEST(MonitorContentionCollector, SamplingFollowsTheRateItDrains) {
   EXPECT_EQ(r.sample_shift(), 4u) << "1,000 a second over a bound of 100";
   MetricFamilies out;
   c.collect(out);
-  bool found = false;
-  for (const auto& f : out)
-    if (f.name == "jvmsight_monitor_contention_sampling_interval") {
-      found = true;
-      EXPECT_EQ(f.samples.at(0).value, 16.0);
-    }
-  EXPECT_TRUE(found);
+  const MetricFamily* interval = find_family(out, "jvmsight_monitor_contention_sampling_interval");
+  ASSERT_NE(interval, nullptr);
+  EXPECT_EQ(interval->samples.at(0).value, 16.0);
   c.adjust_sampling(t0 + std::chrono::seconds(2));
   EXPECT_EQ(r.sample_shift(), 3u) << "quiet again: back one step";
 }
@@ -208,15 +204,11 @@ TEST(MonitorContentionCollector, ResolverNamesTaggedLocks) {
   EXPECT_EQ(c.by_label().at("com.example.Cache").count, 1u);
   MetricFamilies out;
   c.collect(out);
-  bool found = false;
-  for (const auto& f : out)
-    if (f.name == "jvmsight_monitor_contended_wait_seconds") {
-      found = true;
-      ASSERT_EQ(f.samples.size(), 1u);
-      EXPECT_EQ(f.samples[0].histogram.count, 1u);
-      EXPECT_EQ(f.samples[0].histogram.bucket_counts.size(), wait_bucket_count + 1);
-    }
-  EXPECT_TRUE(found);
+  const MetricFamily* waits = find_family(out, "jvmsight_monitor_contended_wait_seconds");
+  ASSERT_NE(waits, nullptr);
+  ASSERT_EQ(waits->samples.size(), 1u);
+  EXPECT_EQ(waits->samples[0].histogram.count, 1u);
+  EXPECT_EQ(waits->samples[0].histogram.bucket_counts.size(), wait_bucket_count + 1);
 }
 
 }  // namespace

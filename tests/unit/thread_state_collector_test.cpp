@@ -18,12 +18,6 @@ class FakeThreadSource : public ThreadSource {
   std::optional<ThreadCounts> counts() override { return mx; }
 };
 
-const MetricFamily* find(const MetricFamilies& f, const std::string& name) {
-  for (const auto& m : f)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
 double sample(const MetricFamily& f, const std::string& label_value) {
   for (const auto& s : f.samples)
     if (!s.labels.empty() && s.labels[0].value == label_value) return s.value;
@@ -41,21 +35,21 @@ TEST(ThreadStateCollector, ExportsClientJavaFamiliesWithAllStates) {
   ThreadStateCollector c(src, vt);
   MetricFamilies out;
   c.collect(out);
-  ASSERT_NE(find(out, "jvm_threads_current"), nullptr);
-  EXPECT_EQ(find(out, "jvm_threads_current")->samples[0].value, 7);
-  EXPECT_EQ(find(out, "jvm_threads_daemon")->samples[0].value, 5);
-  EXPECT_EQ(find(out, "jvm_threads_peak")->samples[0].value, 9);
-  EXPECT_EQ(find(out, "jvm_threads_started_total")->samples[0].value, 12);
-  EXPECT_EQ(find(out, "jvm_threads_started_total")->type, MetricType::counter);
-  const MetricFamily* states = find(out, "jvm_threads_state");
+  ASSERT_NE(find_family(out, "jvm_threads_current"), nullptr);
+  EXPECT_EQ(find_family(out, "jvm_threads_current")->samples[0].value, 7);
+  EXPECT_EQ(find_family(out, "jvm_threads_daemon")->samples[0].value, 5);
+  EXPECT_EQ(find_family(out, "jvm_threads_peak")->samples[0].value, 9);
+  EXPECT_EQ(find_family(out, "jvm_threads_started_total")->samples[0].value, 12);
+  EXPECT_EQ(find_family(out, "jvm_threads_started_total")->type, MetricType::counter);
+  const MetricFamily* states = find_family(out, "jvm_threads_state");
   ASSERT_NE(states, nullptr);
   EXPECT_EQ(states->samples.size(), 6u);
   EXPECT_EQ(sample(*states, "BLOCKED"), 2);
   EXPECT_EQ(sample(*states, "WAITING"), 1);
   EXPECT_EQ(sample(*states, "NEW"), 0);
-  EXPECT_EQ(sample(*find(out, "jvmsight_threads_substate"), "parked"), 1);
-  EXPECT_EQ(find(out, "jvmsight_virtual_threads_supported")->samples[0].value, 0);
-  EXPECT_EQ(find(out, "jvmsight_virtual_threads_live"), nullptr);
+  EXPECT_EQ(sample(*find_family(out, "jvmsight_threads_substate"), "parked"), 1);
+  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_supported")->samples[0].value, 0);
+  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_live"), nullptr);
 }
 
 TEST(ThreadStateCollector, VirtualThreadsWhenSupported) {
@@ -67,8 +61,8 @@ TEST(ThreadStateCollector, VirtualThreadsWhenSupported) {
   ThreadStateCollector c(src, vt);
   MetricFamilies out;
   c.collect(out);
-  EXPECT_EQ(find(out, "jvmsight_virtual_threads_started_total")->samples[0].value, 5);
-  EXPECT_EQ(find(out, "jvmsight_virtual_threads_live")->samples[0].value, 4);
+  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_started_total")->samples[0].value, 5);
+  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_live")->samples[0].value, 4);
 }
 
 TEST(ThreadStateCollector, RefusingJvmOmitsFamiliesInsteadOfReportingZeros) {
@@ -78,8 +72,8 @@ TEST(ThreadStateCollector, RefusingJvmOmitsFamiliesInsteadOfReportingZeros) {
   ThreadStateCollector c(src, vt);
   MetricFamilies out;
   c.collect(out);
-  EXPECT_EQ(find(out, "jvm_threads_state"), nullptr);
-  EXPECT_EQ(find(out, "jvm_threads_current"), nullptr);
+  EXPECT_EQ(find_family(out, "jvm_threads_state"), nullptr);
+  EXPECT_EQ(find_family(out, "jvm_threads_current"), nullptr);
 }
 
 TEST(VirtualThreadCounter, LiveNeverNegativeAfterAttach) {
