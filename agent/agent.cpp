@@ -13,15 +13,12 @@
 #include "agent/event_callbacks.h"
 #include "agent/jdk_tool.h"
 #include "agent/version.h"
-#include "collectors/jvm_calls.h"
-#include "collectors/jvmti_lock_graph_source.h"
-#include "collectors/jvmti_thread_source.h"
-#include "collectors/lock_queue_collector.h"
-#include "collectors/mx_bean_lock_graph_source.h"
-#include "collectors/tagged_lock_classes.h"
-#include "collectors/thread_state_collector.h"
+#include "collectors/locks/jvmti_lock_graph_source.h"
+#include "collectors/locks/mx_bean_lock_graph_source.h"
+#include "collectors/locks/tagged_lock_classes.h"
+#include "collectors/threads/jvmti_thread_source.h"
+#include "common/jvm_calls.h"
 #include "common/log.h"
-#include "exporters/json/gc_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 #include "exporters/reports/report_endpoints.h"
 #include "exporters/reports/thread_report.h"
@@ -97,7 +94,8 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
     agent->capabilities_ = acquire_capabilities(jvmti);
-    if (!install_event_callbacks(jvmti, agent, agent->capabilities_, live)) {
+    if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
+                                 agent->events_)) {
       log::error("cannot register JVM TI events; the JVM continues without jvmsight");
       return live ? JNI_ERR : JNI_OK;
     }
@@ -119,16 +117,41 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
   return live ? JNI_ERR : JNI_OK;
 }
 
-void Agent::on_vm_init(JNIEnv* jni) { start_live(jni); }
+EventSinks Agent::event_sinks() {
+  EventSinks sinks;
+  sinks.threads = &thread_roster_;
+  sinks.virtual_threads = &virtual_threads_;
+  sinks.gc_pauses = &gc_pauses_;
+  sinks.contention = &contention_;
+  sinks.tag_locks = capabilities_.tag_objects;
+  sinks.vm_init = &Agent::on_vm_init;
+  sinks.vm_death = &Agent::on_vm_death;
+  return sinks;
+}
+
+void Agent::on_vm_init(JNIEnv* jni) {
+  if (Agent* agent = running.load()) agent->start_live(jni);
+}
 
 void Agent::start_live(JNIEnv* jni) {
   // Read at VMInit: not all of these are set yet at OnLoad.
   jdk_version_ = system_property(jvmti_, "java.vm.version");
   vm_name_ = system_property(jvmti_, "java.vm.name");
+  schedule_periodic_work();
+  if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
+    log::error("cannot start the agent thread; the JVM continues without jvmsight");
+    return;
+  }
+  start_http();
+}
+
+// The agent thread's background work. Each task checks that what it drives
+// was built: a JVM can refuse some of it (e.g. no lock source).
+void Agent::schedule_periodic_work() {
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
-  if (monitor_events_ && options_.contention_sampling > 0) {
+  if (events_.monitor && options_.contention_sampling > 0) {
     agent_thread_.every(sampling_interval, [this] {
       if (contention_collector_) contention_collector_->adjust_sampling();
     });
@@ -140,32 +163,28 @@ void Agent::start_live(JNIEnv* jni) {
       if (deadlock_detector_) deadlock_detector_->check();
     });
   }
-  if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
-    log::error("cannot start the agent thread; the JVM continues without jvmsight");
-    return;
-  }
-  start_http();
 }
 
 void Agent::build_collectors(JNIEnv* jni) {
   thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_roster_, thread_mx_bean_, native_states());
-  collectors_.push_back({"threads", std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_)});
+  thread_states_ = std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_);
+  collectors_.add("threads", *thread_states_);
   std::optional<bool> notifications;
   if (options_.gc_notifications != Tristate::auto_)
     notifications = options_.gc_notifications == Tristate::on;
-  auto gc = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
-  gc_ = gc.get();
+  gc_ = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
   gc_->poll();  // installs the GC notification listener before the first pause we time
-  collectors_.push_back({"gc", std::move(gc)});
+  collectors_.add("gc", *gc_);
   build_lock_collectors(jni);
 }
 
 void Agent::build_lock_collectors(JNIEnv* jni) {
   thread_info_ = std::make_unique<ThreadInfoReader>(jni, thread_mx_bean_);
+  deadlock_reports_ = std::make_unique<DeadlockReports>(*thread_info_);
   if (capabilities_.cheap_deadlock_check()) {
     auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
-                                                         thread_events_ ? &thread_roster_.changes() : nullptr,
-                                                         monitor_events_ ? &contention_.blocked_anew() : nullptr,
+                                                         events_.thread_start_end ? &thread_roster_.changes() : nullptr,
+                                                         events_.monitor ? &contention_.blocked_anew() : nullptr,
                                                          &virtual_threads_);
     if (source->ready()) {
       JvmtiLockGraphSource* jvmti_source = source.get();
@@ -184,52 +203,32 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   MonitorContentionCollector::TagResolver resolver;
   if (capabilities_.tag_objects)
     resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
-  auto contention = std::make_unique<MonitorContentionCollector>(
-      contention_, static_cast<size_t>(options_.lock_classes), monitor_events_, std::move(resolver),
+  contention_collector_ = std::make_unique<MonitorContentionCollector>(
+      contention_, static_cast<size_t>(options_.lock_classes), events_.monitor, std::move(resolver),
       ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)));
-  MonitorContentionCollector* contention_ptr = contention.get();
-  contention_collector_ = contention_ptr;
-  collectors_.push_back({"contention", std::move(contention)});
-  collectors_.push_back(
-      {"lock_queue", std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes))});
-  auto detector = std::make_unique<DeadlockDetector>(
-      *lock_source_, [this](const DeadlockCycle& c) { report_deadlock(c); }, deadlock_confirm_delay,
+  collectors_.add("contention", *contention_collector_);
+  lock_queues_ = std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes));
+  collectors_.add("lock_queue", *lock_queues_);
+  auto on_deadlock = [this](const DeadlockCycle& cycle) {
+    log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
+               "):\n", deadlocks_text({deadlock_reports_->describe(cycle)}));
+  };
+  deadlock_detector_ = std::make_unique<DeadlockDetector>(
+      *lock_source_, on_deadlock, deadlock_confirm_delay,
       [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
-  detector->set_class_sink([contention_ptr](const std::map<int32_t, std::string>& classes) {
-    contention_ptr->learn_classes(classes);
-  });
-  deadlock_detector_ = detector.get();
-  collectors_.push_back({"deadlocks", std::move(detector)});
-}
-
-void Agent::report_deadlock(const DeadlockCycle& cycle) {
-  DeadlockReport report{cycle, {}};
-  std::vector<ThreadKey> ids;
-  for (const auto& e : cycle.edges) ids.push_back(e.waiter);
-  if (auto threads = thread_info_->threads(ids)) report.threads = std::move(*threads);
-  add_cycle_synchronizers(report);
-  log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
-             "):\n", deadlocks_text({report}));
-}
-
-std::vector<DeadlockReport> Agent::current_deadlocks() {
-  std::vector<DeadlockReport> out;
-  if (!deadlock_detector_) return out;
-  for (const auto& c : deadlock_detector_->current()) {
-    DeadlockReport report{c, {}};
-    std::vector<ThreadKey> ids;
-    for (const auto& e : c.edges) ids.push_back(e.waiter);
-    if (auto threads = thread_info_->threads(ids)) report.threads = std::move(*threads);
-    add_cycle_synchronizers(report);
-    out.push_back(std::move(report));
-  }
-  return out;
+  MonitorContentionCollector* contention = contention_collector_.get();
+  deadlock_detector_->set_class_sink(
+      [contention](const std::map<int32_t, std::string>& classes) { contention->learn_classes(classes); });
+  collectors_.add("deadlocks", *deadlock_detector_);
 }
 
 void Agent::start_http() {
   std::vector<HttpRoute> routes;
-  routes.push_back(metrics_endpoint([this] { return metrics(); }));
-  routes.push_back(gc_endpoint([this] { return gc_report(); }));
+  routes.push_back(metrics_endpoint(
+      [this] { return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout); }));
+  routes.push_back(gc_endpoint([this] {
+    return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
+  }));
   if (options_.details) {
     routes.push_back(threads_endpoint([this] {
       return agent_thread_.call<std::optional<std::vector<ThreadRecord>>>(
@@ -237,8 +236,12 @@ void Agent::start_http() {
           .value_or(std::nullopt);
     }));
     routes.push_back(deadlocks_endpoint([this] {
-      return agent_thread_.call<std::vector<DeadlockReport>>([this] { return current_deadlocks(); },
-                                                             snapshot_timeout);
+      return agent_thread_.call<std::vector<DeadlockReport>>(
+          [this] {
+            if (!deadlock_detector_) return std::vector<DeadlockReport>{};
+            return deadlock_reports_->describe(deadlock_detector_->current());
+          },
+          snapshot_timeout);
     }));
   }
   std::string error;
@@ -260,32 +263,8 @@ bool Agent::native_states() const {
   return ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) < 21;
 }
 
-std::optional<MetricFamilies> Agent::metrics() {
-  return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout);
-}
-
-std::optional<GcReport> Agent::gc_report() {
-  return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
-}
-
 MetricFamilies Agent::collect_now() {
-  using Clock = std::chrono::steady_clock;
-  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  auto start = Clock::now();
-  MetricFamilies out;
-  MetricFamily per_collector{"jvmsight_collector_duration_seconds",
-                             "Time each collector took on the agent thread for this scrape",
-                             MetricType::gauge,
-                             {}};
-  for (auto& c : collectors_) {
-    auto t = Clock::now();
-    c.collector->collect(out);
-    add_sample(per_collector, seconds_since(t), {{"collector", c.name}});
-  }
-  out.push_back(std::move(per_collector));
-  add_sample(add_family(out, "jvmsight_scrape_duration_seconds", MetricType::gauge,
-                        "Time the agent thread spent collecting this scrape"),
-             seconds_since(start));
+  MetricFamilies out = collectors_.collect();
   add_sample(add_family(out, "jvmsight_build_info", MetricType::gauge, "jvmsight build and the JVM it runs in"), 1,
              {{"version", version}, {"jdk", jdk_version_}, {"vm", vm_name_}});
   return out;
@@ -295,7 +274,7 @@ void Agent::on_vm_death() {
   // Never delay exit: pending and future scrapes get 503 at once, the agent
   // thread leaves its loop, and civetweb is not stopped (that takes 1-2 s);
   // the process exit ends its threads.
-  agent_thread_.stop();
+  if (Agent* agent = running.load()) agent->agent_thread_.stop();
   log::debug("VM death: stopped");
 }
 

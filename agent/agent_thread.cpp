@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "collectors/jvm_calls.h"
+#include "common/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {

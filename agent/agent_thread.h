@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "agent/job_queue.h"
-#include "collectors/jvm_calls.h"
+#include "common/jvm_calls.h"
 
 namespace jvmsight {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "collectors/jvm_calls.h"
+#include "common/jvm_calls.h"
 
 namespace jvmsight {
 namespace {

@@ -7,8 +7,7 @@
 #include <cstdint>
 #include <exception>
 
-#include "agent/agent.h"
-#include "collectors/jvm_calls.h"
+#include "common/jvm_calls.h"
 #include "common/clock.h"
 #include "common/log.h"
 
@@ -27,11 +26,13 @@ struct EventCallbacks {
   void(JNICALL* virtual_thread_end)(jvmtiEnv*, JNIEnv*, jthread);
 };
 
-Agent* the_agent = nullptr;  // set once before any event is enabled
+// Set once, before any event is enabled; callbacks have no other way to
+// reach what they feed.
+EventSinks sinks;
 
 void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* jni, jthread) {
   try {
-    the_agent->on_vm_init(jni);
+    sinks.vm_init(jni);
   } catch (const std::exception& e) {
     log::error("start failed: ", e.what(), "; the JVM continues without jvmsight");
   } catch (...) {
@@ -41,18 +42,17 @@ void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* jni, jthread) {
 
 void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   try {
-    the_agent->on_vm_death();
+    sinks.vm_death();
   } catch (...) {
   }
 }
 
-
 // The VM is stopped: GcPauseRecorder only reads clocks and writes atomics.
-void JNICALL on_gc_start(jvmtiEnv*) { the_agent->gc_pauses().on_start(); }
-void JNICALL on_gc_finish(jvmtiEnv*) { the_agent->gc_pauses().on_finish(); }
+void JNICALL on_gc_start(jvmtiEnv*) { sinks.gc_pauses->on_start(); }
+void JNICALL on_gc_finish(jvmtiEnv*) { sinks.gc_pauses->on_finish(); }
 
-void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_start(); }
-void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->virtual_threads().on_end(); }
+void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtual_threads->on_start(); }
+void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtual_threads->on_end(); }
 
 // Monitor events run on application threads, on every contended entry:
 // CLOCK_MONOTONIC (vDSO), the TSC, JVM TI thread-local storage and relaxed
@@ -82,7 +82,7 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
 }
 
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
-  MonitorContentionRecorder& recorder = the_agent->contention();
+  MonitorContentionRecorder& recorder = *sinks.contention;
   recorder.note_blocking();
   const uint32_t shift = recorder.sample_shift();
   if (shift != 0 && !MonitorContentionRecorder::samples(cycle_counter(), shift)) return;
@@ -92,12 +92,12 @@ void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobje
   auto slot = recorder.slot_of(hash);
   // Once per lock object (its first contention), tag it so the agent thread
   // can find its class; every later event on it touches atomics only.
-  if (slot.claimed && the_agent->tag_locks()) jvmti->SetTag(object, lock_tag(hash));
+  if (slot.claimed && sinks.tag_locks) jvmti->SetTag(object, lock_tag(hash));
   jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index, shift)));
 }
 
 void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
-  MonitorContentionRecorder& recorder = the_agent->contention();
+  MonitorContentionRecorder& recorder = *sinks.contention;
   const uint64_t stamp = read_stamp(jvmti);
   // No clock read while sampling skips this entry (its storage is empty).
   const uint64_t now = ThreadStamp::is_enter(stamp) ? monotonic_ns() : 0;
@@ -120,11 +120,11 @@ void JNICALL on_monitor_wait(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jlong) 
 
 void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jboolean) {
   uint64_t stamp = read_stamp(jvmti);
-  if (ThreadStamp::is_wait(stamp)) the_agent->contention().record_wait(ThreadStamp::since(stamp, monotonic_ns()));
+  if (ThreadStamp::is_wait(stamp)) sinks.contention->record_wait(ThreadStamp::since(stamp, monotonic_ns()));
 }
 
-void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start_or_end(); }
-void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { the_agent->thread_roster().on_thread_start_or_end(); }
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
+void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
 
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
   return jvmti_ok(jvmti, jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr), what);
@@ -132,8 +132,9 @@ bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
 
 }  // namespace
 
-bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& caps, bool live) {
-  the_agent = agent;
+bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabilities& caps, bool live,
+                             bool want_contention, EnabledEvents& enabled) {
+  sinks = to;
   EventCallbacks cb{};
   cb.base.VMInit = on_vm_init;
   cb.base.VMDeath = on_vm_death;
@@ -153,23 +154,22 @@ bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& 
   if (caps.virtual_threads) {
     bool vt = enable(jvmti, event_virtual_thread_start, "enable VirtualThreadStart") &&
               enable(jvmti, event_virtual_thread_end, "enable VirtualThreadEnd");
-    agent->virtual_threads().set_supported(vt);
+    sinks.virtual_threads->set_supported(vt);
   }
   if (caps.gc_events) {
     bool gc = enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_START, "enable GarbageCollectionStart") &&
               enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "enable GarbageCollectionFinish");
-    agent->gc_pauses().set_supported(gc);
+    sinks.gc_pauses->set_supported(gc);
   }
-  if (!agent->gc_pauses().supported())
+  if (!sinks.gc_pauses->supported())
     log::warn("JVM TI GC events unavailable: GC pauses are not measured (jvm_gc_collection_seconds still is)");
-  agent->set_thread_events(enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") &&
-                           enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd"));
-  if (caps.monitor_events && agent->wants_contention_events()) {
-    bool events = enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "enable MonitorContendedEnter") &&
-                  enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "enable MonitorContendedEntered") &&
-                  enable(jvmti, JVMTI_EVENT_MONITOR_WAIT, "enable MonitorWait") &&
-                  enable(jvmti, JVMTI_EVENT_MONITOR_WAITED, "enable MonitorWaited");
-    agent->set_monitor_events(events);
+  enabled.thread_start_end = enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") &&
+                             enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd");
+  if (caps.monitor_events && want_contention) {
+    enabled.monitor = enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "enable MonitorContendedEnter") &&
+                      enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "enable MonitorContendedEntered") &&
+                      enable(jvmti, JVMTI_EVENT_MONITOR_WAIT, "enable MonitorWait") &&
+                      enable(jvmti, JVMTI_EVENT_MONITOR_WAITED, "enable MonitorWaited");
   }
   return ok;
 }

@@ -1,16 +1,42 @@
 #pragma once
 // The one JVM TI callback table. Every event the agent handles is routed
-// from here; event callbacks are hot paths (no malloc, mutex, JNI or logging).
+// from here to what it feeds, named in EventSinks. Event callbacks are hot
+// paths: atomics, the recorders' fixed tables, and a few JVM TI calls that
+// neither allocate nor block (thread-local storage, object hash codes, tags);
+// no malloc, mutex, JNI or logging.
+#include <jni.h>
 #include <jvmti.h>
 
 #include "agent/capabilities.h"
+#include "collectors/gc/gc_pause_recorder.h"
+#include "collectors/locks/monitor_contention_recorder.h"
+#include "collectors/threads/thread_roster.h"
+#include "collectors/threads/virtual_thread_counter.h"
 
 namespace jvmsight {
 
-class Agent;
+// What the callbacks may touch, and nothing else. Lives as long as the JVM.
+struct EventSinks {
+  ThreadRoster* threads = nullptr;                // ThreadStart/End: its change counter
+  VirtualThreadCounter* virtual_threads = nullptr;
+  GcPauseRecorder* gc_pauses = nullptr;            // VM stopped: clocks and a ring only
+  MonitorContentionRecorder* contention = nullptr;
+  bool tag_locks = false;  // SetTag a lock on its first contention (can_tag_objects)
+  // Lifecycle, not hot: VMInit (startup only) and VMDeath.
+  void (*vm_init)(JNIEnv* jni) = nullptr;
+  void (*vm_death)() = nullptr;
+};
+
+// Which optional events ended up enabled.
+struct EnabledEvents {
+  bool thread_start_end = false;
+  bool monitor = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
+};
 
 // Installs the table and enables the lifecycle events (VMInit only when
-// loading at startup) plus what the granted capabilities allow.
-bool install_event_callbacks(jvmtiEnv* jvmti, Agent* agent, const Capabilities& caps, bool live);
+// loading at startup), plus what the granted capabilities allow; monitor
+// events only when want_contention. False if the table itself was refused.
+bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& sinks, const Capabilities& caps, bool live,
+                             bool want_contention, EnabledEvents& enabled);
 
 }  // namespace jvmsight

@@ -1,5 +1,5 @@
 #pragma once
-#include "collectors/telemetry.h"
+#include "model/telemetry.h"
 
 namespace jvmsight {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <optional>
 
-#include "collectors/telemetry.h"
+#include "model/telemetry.h"
 
 namespace jvmsight {
 

@@ -95,9 +95,9 @@ int HttpServer::dispatch(mg_connection* conn, void* self) {
     req.query = info->query_string ? info->query_string : "";
     HttpResponse resp;
     if (!get && !head) {
-      resp = {405, "text/plain; charset=utf-8", "only GET and HEAD are served\n"};
+      resp = {405, plain_content_type, "only GET and HEAD are served\n"};
     } else {
-      resp = {404, "text/plain; charset=utf-8", "not found; endpoints:"};
+      resp = {404, plain_content_type, "not found; endpoints:"};
       for (const auto& r : server->routes_) {
         if (r.path == req.path) {
           resp = r.handler(req);
@@ -113,9 +113,13 @@ int HttpServer::dispatch(mg_connection* conn, void* self) {
     log::debug("http handler failed: ", e.what());
   } catch (...) {
   }
-  send(conn, {500, "text/plain; charset=utf-8", "internal error\n"}, false);
+  send(conn, {500, plain_content_type, "internal error\n"}, false);
   return 500;
 }
+
+HttpResponse plain_response(int status, std::string body) { return {status, plain_content_type, std::move(body)}; }
+
+HttpResponse busy_response() { return plain_response(503, "JVM busy or exiting; try again\n"); }
 
 std::string query_param(const std::string& query, const std::string& key) {
   size_t pos = 0;

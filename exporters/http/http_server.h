@@ -12,6 +12,9 @@ struct mg_connection;
 
 namespace jvmsight {
 
+constexpr const char* plain_content_type = "text/plain; charset=utf-8";
+constexpr const char* json_content_type = "application/json";
+
 struct HttpRequest {
   std::string path;
   std::string query;  // after '?', raw
@@ -19,7 +22,7 @@ struct HttpRequest {
 
 struct HttpResponse {
   int status = 200;
-  std::string content_type = "text/plain; charset=utf-8";
+  std::string content_type = plain_content_type;
   std::string body;
 };
 
@@ -50,6 +53,11 @@ class HttpServer {
   int port_ = 0;
   std::vector<HttpRoute> routes_;
 };
+
+// The answers several endpoints share, written once.
+HttpResponse plain_response(int status, std::string body);
+// 503: no snapshot could be had in time (JVM busy or exiting), never zeros.
+HttpResponse busy_response();
 
 // Returns the value of key in a query string ("a=1&format=json"), or "".
 std::string query_param(const std::string& query, const std::string& key);

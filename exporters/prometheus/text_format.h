@@ -3,7 +3,7 @@
 // prometheus-cpp's serializer.
 #include <string>
 
-#include "collectors/telemetry.h"
+#include "model/telemetry.h"
 
 namespace jvmsight {
 

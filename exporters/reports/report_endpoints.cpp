@@ -1,12 +1,10 @@
 #include "exporters/reports/report_endpoints.h"
 
+#include "exporters/reports/gc_report.h"
 #include "exporters/reports/thread_report.h"
 
 namespace jvmsight {
 namespace {
-
-constexpr const char* text_type = "text/plain; charset=utf-8";
-constexpr const char* json_type = "application/json";
 
 // nullopt: the format is not one we serve.
 std::optional<bool> wants_json(const HttpRequest& req) {
@@ -16,30 +14,34 @@ std::optional<bool> wants_json(const HttpRequest& req) {
   return std::nullopt;
 }
 
-HttpResponse bad_format() { return {400, text_type, "unknown format; use ?format=text or ?format=json\n"}; }
-HttpResponse busy() { return {503, text_type, "JVM busy or exiting; try again\n"}; }
+// A route that renders what source gives as text, or as JSON when asked.
+template <class Report>
+HttpRoute text_or_json(std::string path, std::function<std::optional<Report>()> source,
+                       std::string (*text)(const Report&), std::string (*json)(const Report&)) {
+  return {std::move(path), [source = std::move(source), text, json](const HttpRequest& req) {
+            auto as_json = wants_json(req);
+            if (!as_json) return plain_response(400, "unknown format; use ?format=text or ?format=json\n");
+            auto report = source();
+            if (!report) return busy_response();
+            return *as_json ? HttpResponse{200, json_content_type, json(*report)} : plain_response(200, text(*report));
+          }};
+}
 
 }  // namespace
 
 HttpRoute threads_endpoint(ThreadsSource source) {
-  return {"/threads", [source = std::move(source)](const HttpRequest& req) {
-            auto json = wants_json(req);
-            if (!json) return bad_format();
-            auto threads = source();
-            if (!threads) return busy();
-            return *json ? HttpResponse{200, json_type, threads_json(*threads)}
-                         : HttpResponse{200, text_type, threads_text(*threads)};
-          }};
+  return text_or_json<std::vector<ThreadRecord>>("/threads", std::move(source), threads_text, threads_json);
 }
 
 HttpRoute deadlocks_endpoint(DeadlocksSource source) {
-  return {"/deadlocks", [source = std::move(source)](const HttpRequest& req) {
-            auto json = wants_json(req);
-            if (!json) return bad_format();
-            auto deadlocks = source();
-            if (!deadlocks) return busy();
-            return *json ? HttpResponse{200, json_type, deadlocks_json(*deadlocks)}
-                         : HttpResponse{200, text_type, deadlocks_text(*deadlocks)};
+  return text_or_json<std::vector<DeadlockReport>>("/deadlocks", std::move(source), deadlocks_text, deadlocks_json);
+}
+
+HttpRoute gc_endpoint(GcReportSource source) {
+  return {"/gc", [source = std::move(source)](const HttpRequest&) {
+            auto report = source();
+            if (!report) return busy_response();
+            return HttpResponse{200, json_content_type, gc_report_json(*report)};
           }};
 }
 

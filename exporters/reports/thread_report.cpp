@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "exporters/reports/json_string.h"
+#include "exporters/json/json_writer.h"
 
 namespace jvmsight {
 namespace {
@@ -80,61 +80,50 @@ std::string thread_text(const ThreadRecord& t) {
   return s + "\n";
 }
 
-void append_lock_json(std::string& s, const LockRef& l) {
-  s += "{\"identity_hash\":\"" + hex(l.identity_hash) + "\",\"class\":";
-  append_json_string(s, l.class_name);
-  s += "}";
+void write_lock(JsonWriter& w, const LockRef& l) {
+  w.begin_object().key("identity_hash").value(hex(l.identity_hash)).key("class").value(l.class_name).end_object();
 }
 
-void append_thread_json(std::string& s, const ThreadRecord& t) {
-  s += "{\"id\":" + std::to_string(t.id) + ",\"name\":";
-  append_json_string(s, t.name);
-  s += ",\"state\":";
-  append_json_string(s, t.state);
-  s += std::string(",\"daemon\":") + (t.daemon ? "true" : "false") + ",\"priority\":" + std::to_string(t.priority) +
-       ",\"in_native\":" + (t.in_native ? "true" : "false") + ",\"suspended\":" + (t.suspended ? "true" : "false");
-  s += ",\"waiting\":";
-  if (t.lock) {
-    s += "{\"how\":";
-    append_json_string(s, verb_json(wait_verb(t)));
-    s += ",\"lock\":";
-    append_lock_json(s, *t.lock);
-    s += ",\"owner\":";
-    if (t.lock_owner_id) {
-      s += "{\"id\":" + std::to_string(*t.lock_owner_id) + ",\"name\":";
-      append_json_string(s, t.lock_owner_name);
-      s += "}";
-    } else {
-      s += "null";
-    }
-    s += "}";
-  } else {
-    s += "null";
+void write_locks(JsonWriter& w, const std::vector<LockRef>& locks) {
+  w.begin_array();
+  for (const auto& l : locks) write_lock(w, l);
+  w.end_array();
+}
+
+void write_frame(JsonWriter& w, const FrameRecord& f) {
+  w.begin_object().key("class").value(f.class_name).key("method").value(f.method).key("file");
+  if (f.file.empty()) w.null();
+  else w.value(f.file);
+  w.key("line").value(f.line).key("native").value(f.native).key("locked");
+  write_locks(w, f.locked);
+  w.end_object();
+}
+
+// The thread's lock, how it waits for it, and its owner; null if it waits for none.
+void write_waiting(JsonWriter& w, const ThreadRecord& t) {
+  if (!t.lock) {
+    w.null();
+    return;
   }
-  s += ",\"stack\":[";
-  for (size_t i = 0; i < t.stack.size(); ++i) {
-    const auto& f = t.stack[i];
-    if (i) s += ",";
-    s += "{\"class\":";
-    append_json_string(s, f.class_name);
-    s += ",\"method\":";
-    append_json_string(s, f.method);
-    s += ",\"file\":";
-    if (f.file.empty()) s += "null";
-    else append_json_string(s, f.file);
-    s += ",\"line\":" + std::to_string(f.line) + ",\"native\":" + (f.native ? "true" : "false") + ",\"locked\":[";
-    for (size_t k = 0; k < f.locked.size(); ++k) {
-      if (k) s += ",";
-      append_lock_json(s, f.locked[k]);
-    }
-    s += "]}";
-  }
-  s += "],\"owned_synchronizers\":[";
-  for (size_t k = 0; k < t.owned_synchronizers.size(); ++k) {
-    if (k) s += ",";
-    append_lock_json(s, t.owned_synchronizers[k]);
-  }
-  s += "]}";
+  w.begin_object().key("how").value(verb_json(wait_verb(t))).key("lock");
+  write_lock(w, *t.lock);
+  w.key("owner");
+  if (t.lock_owner_id) w.begin_object().key("id").value(*t.lock_owner_id).key("name").value(t.lock_owner_name).end_object();
+  else w.null();
+  w.end_object();
+}
+
+void write_thread(JsonWriter& w, const ThreadRecord& t) {
+  w.begin_object().key("id").value(t.id).key("name").value(t.name).key("state").value(t.state);
+  w.key("daemon").value(t.daemon).key("priority").value(t.priority);
+  w.key("in_native").value(t.in_native).key("suspended").value(t.suspended);
+  w.key("waiting");
+  write_waiting(w, t);
+  w.key("stack").begin_array();
+  for (const auto& f : t.stack) write_frame(w, f);
+  w.end_array().key("owned_synchronizers");
+  write_locks(w, t.owned_synchronizers);
+  w.end_object();
 }
 
 const ThreadRecord* find(const DeadlockReport& d, ThreadKey id) {
@@ -152,12 +141,11 @@ std::string threads_text(const std::vector<ThreadRecord>& threads) {
 }
 
 std::string threads_json(const std::vector<ThreadRecord>& threads) {
-  std::string s = "{\"threads\":[";
-  for (size_t i = 0; i < threads.size(); ++i) {
-    if (i) s += ",";
-    append_thread_json(s, threads[i]);
-  }
-  return s + "]}\n";
+  JsonWriter w;
+  w.begin_object().key("threads").begin_array();
+  for (const auto& t : threads) write_thread(w, t);
+  w.end_array().end_object();
+  return std::move(w).finish();
 }
 
 std::string deadlocks_text(const std::vector<DeadlockReport>& deadlocks) {
@@ -196,35 +184,27 @@ std::string deadlocks_text(const std::vector<DeadlockReport>& deadlocks) {
 }
 
 std::string deadlocks_json(const std::vector<DeadlockReport>& deadlocks) {
-  std::string s = "{\"deadlocks\":[";
-  for (size_t i = 0; i < deadlocks.size(); ++i) {
-    const auto& d = deadlocks[i];
-    if (i) s += ",";
-    s += std::string("{\"monitor_only\":") + (d.cycle.monitor_only() ? "true" : "false") + ",\"threads\":[";
-    for (size_t k = 0; k < d.cycle.edges.size(); ++k) {
-      const auto& e = d.cycle.edges[k];
-      if (k) s += ",";
-      s += "{\"id\":" + std::to_string(e.waiter) + ",\"name\":";
-      append_json_string(s, e.waiter_name);
-      s += ",\"waiting_for\":{\"kind\":\"" + std::string(e.lock.kind == LockKind::monitor ? "monitor" : "ownable_synchronizer") +
-           "\",\"identity_hash\":\"" + hex(e.lock.identity_hash) + "\",\"class\":";
-      append_json_string(s, e.lock.class_name);
-      s += "},\"held_by\":";
-      if (e.owner) {
-        s += "{\"id\":" + std::to_string(*e.owner) + ",\"name\":";
-        append_json_string(s, e.owner_name);
-        s += "}";
-      } else {
-        s += "null";
-      }
-      s += ",\"thread\":";
-      if (const ThreadRecord* t = find(d, e.waiter)) append_thread_json(s, *t);
-      else s += "null";
-      s += "}";
+  JsonWriter w;
+  w.begin_object().key("deadlocks").begin_array();
+  for (const auto& d : deadlocks) {
+    w.begin_object().key("monitor_only").value(d.cycle.monitor_only()).key("threads").begin_array();
+    for (const auto& e : d.cycle.edges) {
+      w.begin_object().key("id").value(e.waiter).key("name").value(e.waiter_name);
+      w.key("waiting_for").begin_object();
+      w.key("kind").value(e.lock.kind == LockKind::monitor ? "monitor" : "ownable_synchronizer");
+      w.key("identity_hash").value(hex(e.lock.identity_hash)).key("class").value(e.lock.class_name).end_object();
+      w.key("held_by");
+      if (e.owner) w.begin_object().key("id").value(*e.owner).key("name").value(e.owner_name).end_object();
+      else w.null();
+      w.key("thread");
+      if (const ThreadRecord* t = find(d, e.waiter)) write_thread(w, *t);
+      else w.null();
+      w.end_object();
     }
-    s += "]}";
+    w.end_array().end_object();
   }
-  return s + "],\"count\":" + std::to_string(deadlocks.size()) + "}\n";
+  w.end_array().key("count").value(deadlocks.size()).end_object();
+  return std::move(w).finish();
 }
 
 }  // namespace jvmsight

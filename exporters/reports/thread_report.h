@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "collectors/thread_dump.h"
+#include "model/deadlock.h"
 
 namespace jvmsight {
 

@@ -1,4 +1,4 @@
-#include "collectors/deadlock_detector.h"
+#include "collectors/locks/deadlock_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // (client_java's jvm_gc_collection_seconds) and the /gc JSON.
 #include <gtest/gtest.h>
 
-#include "exporters/json/gc_endpoint.h"
+#include "exporters/reports/gc_report.h"
 #include "exporters/prometheus/text_format.h"
 
 namespace jvmsight {
@@ -37,7 +37,7 @@ TEST(GcExposition, JsonReportEscapesAndListsSpans) {
   r.spans_dropped = 1;
   r.recent_pauses.push_back({"gc.pause", 10, 20, {{"gc", "G1 \"Young\"\\Gen\n"}, {"cause", "\x01"}}});
   r.queued_spans = r.recent_pauses;
-  std::string json = to_json(r);
+  std::string json = gc_report_json(r);
   EXPECT_NE(json.find("\"pause_events\":true"), std::string::npos) << json;
   EXPECT_NE(json.find("\"span_queue\":{\"size\":1,\"capacity\":8,\"dropped\":1}"), std::string::npos) << json;
   EXPECT_NE(json.find("\"start_unix_ns\":10,\"end_unix_ns\":20"), std::string::npos) << json;

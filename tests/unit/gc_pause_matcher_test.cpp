@@ -1,4 +1,4 @@
-#include "collectors/gc_pause_matcher.h"
+#include "collectors/gc/gc_pause_matcher.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "collectors/gc_pause_recorder.h"
+#include "collectors/gc/gc_pause_recorder.h"
 
 #include <gtest/gtest.h>
 

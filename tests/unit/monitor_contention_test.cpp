@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "collectors/contention_sampler.h"
-#include "collectors/monitor_contention_collector.h"
-#include "collectors/monitor_contention_recorder.h"
+#include "collectors/locks/contention_sampler.h"
+#include "collectors/locks/monitor_contention_collector.h"
+#include "collectors/locks/monitor_contention_recorder.h"
 
 namespace jvmsight {
 namespace {

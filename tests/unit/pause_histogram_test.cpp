@@ -1,4 +1,4 @@
-#include "collectors/pause_histogram.h"
+#include "collectors/gc/pause_histogram.h"
 
 #include <gtest/gtest.h>
 

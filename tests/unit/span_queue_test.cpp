@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "collectors/span.h"
+#include "model/span.h"
 
 namespace jvmsight {
 namespace {

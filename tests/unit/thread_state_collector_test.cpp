@@ -1,4 +1,4 @@
-#include "collectors/thread_state_collector.h"
+#include "collectors/threads/thread_state_collector.h"
 
 #include <gtest/gtest.h>
 

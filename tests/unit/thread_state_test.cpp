@@ -1,4 +1,4 @@
-#include "collectors/thread_state.h"
+#include "collectors/threads/thread_state.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,30 @@
+#include "collectors/collector_set.h"
+
+#include <chrono>
+
+namespace jvmsight {
+
+void CollectorSet::add(std::string name, Collector& collector) { collectors_.push_back({std::move(name), &collector}); }
+
+MetricFamilies CollectorSet::collect() {
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto start = Clock::now();
+  MetricFamilies out;
+  MetricFamily per_collector{"jvmsight_collector_duration_seconds",
+                             "Time each collector took on the agent thread for this scrape",
+                             MetricType::gauge,
+                             {}};
+  for (auto& c : collectors_) {
+    auto t = Clock::now();
+    c.collector->collect(out);
+    add_sample(per_collector, seconds_since(t), {{"collector", c.name}});
+  }
+  out.push_back(std::move(per_collector));
+  add_sample(add_family(out, "jvmsight_scrape_duration_seconds", MetricType::gauge,
+                        "Time the agent thread spent collecting this scrape"),
+             seconds_since(start));
+  return out;
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,57 @@
+#pragma once
+// GC pauses (JVM TI) and collector totals (GarbageCollectorMXBeans):
+// drains the pause recorder into the pause histogram and span queue, gives
+// each pause its collector via GcPauseMatcher, and reports the beans' counts
+// in client_java's names. Agent thread only.
+#include <jni.h>
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "collectors/collector.h"
+#include "collectors/gc/gc_mx_beans.h"
+#include "collectors/gc/gc_pause_matcher.h"
+#include "collectors/gc/gc_pause_recorder.h"
+#include "model/gc_report.h"
+#include "collectors/gc/pause_histogram.h"
+#include "model/span.h"
+
+namespace jvmsight {
+
+class GcCollector : public Collector {
+ public:
+  static constexpr size_t recent_pause_count = 64;
+
+  // notifications: nullopt = auto (on unless a concurrent-cycle collector
+  // runs: notifications lengthen ZGC/Shenandoah pauses several-fold).
+  GcCollector(JNIEnv* jni, GcPauseRecorder& recorder, SpanQueue& spans, int64_t span_min_ns,
+              std::optional<bool> notifications)
+      : jni_(jni), recorder_(recorder), spans_(spans), span_min_ns_(span_min_ns), notifications_(notifications) {}
+
+  // Periodic (and before every collect/report): moves pauses and
+  // notifications out of their buffers while they are fresh.
+  void poll();
+  void collect(MetricFamilies& out) override;
+  GcReport report();
+
+ private:
+  void record(const GcPause& pause);
+  void set_up();
+
+  JNIEnv* jni_;
+  GcPauseRecorder& recorder_;
+  SpanQueue& spans_;
+  const int64_t span_min_ns_;
+  const std::optional<bool> notifications_;
+  bool set_up_ = false;
+  GcMxBeans beans_;
+  GcPauseMatcher matcher_;
+  std::map<std::string, PauseHistogram> histograms_;  // by collector
+  std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
+  int64_t max_since_scrape_ns_ = 0;
+  std::deque<SpanRecord> recent_;
+};
+
+}  // namespace jvmsight

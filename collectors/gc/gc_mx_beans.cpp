@@ -1,0 +1,203 @@
+#include "collectors/gc/gc_mx_beans.h"
+
+#include "common/jvm_calls.h"
+#include "common/log.h"
+
+namespace jvmsight {
+namespace {
+
+std::string to_string(JNIEnv* jni, jstring s) {
+  if (s == nullptr || jni->ExceptionCheck()) return "";
+  const char* chars = jni->GetStringUTFChars(s, nullptr);
+  std::string out = chars ? chars : "";
+  if (chars) jni->ReleaseStringUTFChars(s, chars);
+  return out;
+}
+
+jclass find(JNIEnv* jni, const char* name) {
+  jclass c = jni->FindClass(name);
+  if (!jni_ok(jni, name) || c == nullptr) return nullptr;
+  return c;
+}
+
+}  // namespace
+
+bool GcMxBeans::is_cycle_collector(const std::string& name) {
+  static const std::string suffix = " Cycles";
+  return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool GcMxBeans::listen(JNIEnv* jni) {
+  if (tried_listen_) return listening();
+  tried_listen_ = true;
+  if (!resolve(jni)) return false;
+  if (!install_listener(jni)) {
+    log::warn("GC notifications unavailable: pauses are measured but not attributed to collectors");
+    return false;
+  }
+  return true;
+}
+
+bool GcMxBeans::resolve(JNIEnv* jni) {
+  if (tried_) return !beans_.empty();
+  tried_ = true;
+  LocalFrame frame(jni, 64);
+  jclass factory = find(jni, "java/lang/management/ManagementFactory");
+  jclass list = find(jni, "java/util/List");
+  jclass bean_class = find(jni, "java/lang/management/GarbageCollectorMXBean");
+  jclass mgr = find(jni, "java/lang/management/MemoryManagerMXBean");
+  if (!factory || !list || !bean_class || !mgr) return false;
+  jmethodID get_beans = jni->GetStaticMethodID(factory, "getGarbageCollectorMXBeans", "()Ljava/util/List;");
+  jmethodID size = jni->GetMethodID(list, "size", "()I");
+  jmethodID get = jni->GetMethodID(list, "get", "(I)Ljava/lang/Object;");
+  jmethodID name = jni->GetMethodID(mgr, "getName", "()Ljava/lang/String;");
+  count_ = jni->GetMethodID(bean_class, "getCollectionCount", "()J");
+  time_ = jni->GetMethodID(bean_class, "getCollectionTime", "()J");
+  if (!jni_ok(jni, "GarbageCollectorMXBean methods")) return false;
+  jobject beans = jni->CallStaticObjectMethod(factory, get_beans);
+  if (!jni_ok(jni, "ManagementFactory.getGarbageCollectorMXBeans()") || beans == nullptr) return false;
+  jint n = jni->CallIntMethod(beans, size);
+  for (jint i = 0; i < n && jni_ok(jni, "List.size()"); ++i) {
+    jobject bean = jni->CallObjectMethod(beans, get, i);
+    if (!jni_ok(jni, "List.get()") || bean == nullptr) continue;
+    auto bean_name = static_cast<jstring>(jni->CallObjectMethod(bean, name));
+    if (!jni_ok(jni, "GarbageCollectorMXBean.getName()")) continue;
+    names_.push_back(to_string(jni, bean_name));
+    beans_.push_back(jni->NewGlobalRef(bean));
+    jni->DeleteLocalRef(bean_name);
+    jni->DeleteLocalRef(bean);
+  }
+  return !beans_.empty();
+}
+
+bool GcMxBeans::install_listener(JNIEnv* jni) {
+  LocalFrame frame(jni, 64);
+  jclass abq = find(jni, "java/util/concurrent/ArrayBlockingQueue");
+  jclass lookup_class = find(jni, "java/lang/invoke/MethodHandles$Lookup");
+  jclass handles = find(jni, "java/lang/invoke/MethodHandles");
+  jclass handle = find(jni, "java/lang/invoke/MethodHandle");
+  jclass method_type = find(jni, "java/lang/invoke/MethodType");
+  jclass proxies = find(jni, "java/lang/invoke/MethodHandleProxies");
+  jclass object = find(jni, "java/lang/Object");
+  jclass klass = find(jni, "java/lang/Class");
+  jclass boolean = find(jni, "java/lang/Boolean");
+  jclass listener = find(jni, "javax/management/NotificationListener");
+  jclass emitter = find(jni, "javax/management/NotificationEmitter");
+  jclass filter = find(jni, "javax/management/NotificationFilter");
+  jclass notification = find(jni, "javax/management/Notification");
+  jclass info = find(jni, "com/sun/management/GarbageCollectionNotificationInfo");
+  jclass gc_info = find(jni, "com/sun/management/GcInfo");
+  if (!abq || !lookup_class || !handles || !handle || !method_type || !proxies || !object || !klass || !boolean ||
+      !listener || !emitter || !filter || !notification || !info || !gc_info)
+    return false;
+  (void)filter;
+
+  // queue = new ArrayBlockingQueue(capacity)
+  jobject queue = jni->NewObject(abq, jni->GetMethodID(abq, "<init>", "(I)V"), notification_capacity);
+  if (!jni_ok(jni, "new ArrayBlockingQueue") || queue == nullptr) return false;
+  // offer = publicLookup().findVirtual(ArrayBlockingQueue, "offer", methodType(boolean, Object)).bindTo(queue)
+  // (publicLookup, not lookup(): there is no Java caller on this thread.)
+  jobject lookup = jni->CallStaticObjectMethod(
+      handles, jni->GetStaticMethodID(handles, "publicLookup", "()Ljava/lang/invoke/MethodHandles$Lookup;"));
+  jobject boolean_type =
+      jni->GetStaticObjectField(boolean, jni->GetStaticFieldID(boolean, "TYPE", "Ljava/lang/Class;"));
+  jobject offer_type = jni->CallStaticObjectMethod(
+      method_type,
+      jni->GetStaticMethodID(method_type, "methodType", "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;"),
+      boolean_type, object);
+  if (!jni_ok(jni, "MethodType for offer") || lookup == nullptr || offer_type == nullptr) return false;
+  jstring offer_name = jni->NewStringUTF("offer");
+  jobject offer = jni->CallObjectMethod(
+      lookup,
+      jni->GetMethodID(lookup_class, "findVirtual",
+                       "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;"),
+      abq, offer_name, offer_type);
+  if (!jni_ok(jni, "findVirtual(ArrayBlockingQueue.offer)") || offer == nullptr) return false;
+  jobject bound = jni->CallObjectMethod(
+      offer, jni->GetMethodID(handle, "bindTo", "(Ljava/lang/Object;)Ljava/lang/invoke/MethodHandle;"), queue);
+  if (!jni_ok(jni, "MethodHandle.bindTo") || bound == nullptr) return false;
+  // handle(notification, handback) = offer(notification): drop the handback.
+  jobjectArray dropped = jni->NewObjectArray(1, klass, object);
+  jobject two_args = jni->CallStaticObjectMethod(
+      handles,
+      jni->GetStaticMethodID(handles, "dropArguments",
+                             "(Ljava/lang/invoke/MethodHandle;I[Ljava/lang/Class;)Ljava/lang/invoke/MethodHandle;"),
+      bound, 1, dropped);
+  if (!jni_ok(jni, "MethodHandles.dropArguments") || two_args == nullptr) return false;
+  jobject proxy = jni->CallStaticObjectMethod(
+      proxies,
+      jni->GetStaticMethodID(proxies, "asInterfaceInstance",
+                             "(Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;)Ljava/lang/Object;"),
+      listener, two_args);
+  if (!jni_ok(jni, "MethodHandleProxies.asInterfaceInstance(NotificationListener)") || proxy == nullptr) return false;
+
+  jmethodID add = jni->GetMethodID(
+      emitter, "addNotificationListener",
+      "(Ljavax/management/NotificationListener;Ljavax/management/NotificationFilter;Ljava/lang/Object;)V");
+  if (!jni_ok(jni, "NotificationEmitter.addNotificationListener")) return false;
+  int added = 0;
+  for (jobject bean : beans_) {
+    if (!jni->IsInstanceOf(bean, emitter)) continue;
+    jni->CallVoidMethod(bean, add, proxy, nullptr, nullptr);
+    if (jni_ok(jni, "addNotificationListener")) ++added;
+  }
+  if (added == 0) return false;
+
+  poll_ = jni->GetMethodID(abq, "poll", "()Ljava/lang/Object;");
+  user_data_ = jni->GetMethodID(notification, "getUserData", "()Ljava/lang/Object;");
+  info_from_ = jni->GetStaticMethodID(
+      info, "from", "(Ljavax/management/openmbean/CompositeData;)Lcom/sun/management/GarbageCollectionNotificationInfo;");
+  info_name_ = jni->GetMethodID(info, "getGcName", "()Ljava/lang/String;");
+  info_action_ = jni->GetMethodID(info, "getGcAction", "()Ljava/lang/String;");
+  info_cause_ = jni->GetMethodID(info, "getGcCause", "()Ljava/lang/String;");
+  info_gc_info_ = jni->GetMethodID(info, "getGcInfo", "()Lcom/sun/management/GcInfo;");
+  gc_id_ = jni->GetMethodID(gc_info, "getId", "()J");
+  gc_start_ = jni->GetMethodID(gc_info, "getStartTime", "()J");
+  gc_end_ = jni->GetMethodID(gc_info, "getEndTime", "()J");
+  if (!jni_ok(jni, "GarbageCollectionNotificationInfo methods")) return false;
+  info_class_ = static_cast<jclass>(jni->NewGlobalRef(info));
+  queue_ = jni->NewGlobalRef(queue);
+  return queue_ != nullptr;
+}
+
+std::vector<GcBeanReading> GcMxBeans::read(JNIEnv* jni) {
+  std::vector<GcBeanReading> out;
+  if (!resolve(jni)) return out;
+  for (size_t i = 0; i < beans_.size(); ++i) {
+    GcBeanReading r;
+    r.name = names_[i];
+    r.count = jni->CallLongMethod(beans_[i], count_);
+    r.time_ms = jni->CallLongMethod(beans_[i], time_);
+    if (!jni_ok(jni, "GarbageCollectorMXBean counters")) continue;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<GcNotification> GcMxBeans::drain(JNIEnv* jni) {
+  std::vector<GcNotification> out;
+  if (queue_ == nullptr) return out;
+  for (jint i = 0; i < notification_capacity; ++i) {
+    LocalFrame frame(jni, 16);
+    jobject n = jni->CallObjectMethod(queue_, poll_);
+    if (!jni_ok(jni, "notification queue poll") || n == nullptr) break;
+    jobject data = jni->CallObjectMethod(n, user_data_);
+    if (!jni_ok(jni, "Notification.getUserData") || data == nullptr) continue;
+    jobject info = jni->CallStaticObjectMethod(info_class_, info_from_, data);
+    if (!jni_ok(jni, "GarbageCollectionNotificationInfo.from") || info == nullptr) continue;
+    GcNotification g;
+    g.gc = to_string(jni, static_cast<jstring>(jni->CallObjectMethod(info, info_name_)));
+    g.action = to_string(jni, static_cast<jstring>(jni->CallObjectMethod(info, info_action_)));
+    g.cause = to_string(jni, static_cast<jstring>(jni->CallObjectMethod(info, info_cause_)));
+    jobject gc = jni->CallObjectMethod(info, info_gc_info_);
+    if (!jni_ok(jni, "GarbageCollectionNotificationInfo getters") || gc == nullptr) continue;
+    g.id = jni->CallLongMethod(gc, gc_id_);
+    g.start_ms = jni->CallLongMethod(gc, gc_start_);
+    g.end_ms = jni->CallLongMethod(gc, gc_end_);
+    if (!jni_ok(jni, "GcInfo getters")) continue;
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,86 @@
+#include "collectors/locks/java_lock_scan.h"
+
+#include "common/jvm_calls.h"
+
+namespace jvmsight {
+
+// The compiled JvmsightLockScan class, embedded at build time.
+extern const unsigned char lock_scan_class[];
+extern const size_t lock_scan_class_size;
+
+JavaLockScan::JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni) : jvmti_(jvmti), jni_(jni) { ok_ = define(); }
+
+void JavaLockScan::set_threads(const std::vector<jthread>& threads) {
+  if (thread_array_) jni_->DeleteGlobalRef(thread_array_);
+  if (indices_) jni_->DeleteGlobalRef(indices_);
+  thread_array_ = nullptr;
+  indices_ = nullptr;
+  LocalFrame frame(jni_, 8);
+  // The same list as a Thread[] for the Java pass, and room for every index.
+  jclass thread = jni_->FindClass("java/lang/Thread");
+  jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads.size()), thread, nullptr) : nullptr;
+  jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads.size()));
+  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr) return;
+  for (size_t i = 0; i < threads.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads[i]);
+  thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
+  indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
+}
+
+bool JavaLockScan::define() {
+  LocalFrame frame(jni_, 4);
+  const char* name = "java/util/concurrent/locks/JvmsightLockScan";
+  // The bootstrap loader (null) puts it in java.base, next to AbstractOwnableSynchronizer.
+  jclass cls = jni_->DefineClass(name, nullptr, reinterpret_cast<const jbyte*>(lock_scan_class),
+                                 static_cast<jsize>(lock_scan_class_size));
+  if (cls == nullptr) {
+    jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
+    cls = jni_->FindClass(name);
+    if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
+  }
+  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I)I");
+  if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
+  virtual_method_ = jni_->GetStaticMethodID(cls, "virtualCandidates", "(I)[Ljava/lang/Thread;");
+  if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates")) virtual_method_ = nullptr;
+  virtual_by_id_ = jni_->GetStaticMethodID(cls, "virtualThread", "(J)Ljava/lang/Thread;");
+  if (!jni_ok(jni_, "JvmsightLockScan.virtualThread")) virtual_by_id_ = nullptr;
+  scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
+  if (scan_class_ == nullptr) return false;
+  warm_up();
+  return true;
+}
+
+void JavaLockScan::warm_up() {
+  // JvmsightLockScan.warmUp says why and how; about 20 ms of agent-thread CPU, once.
+  jmethodID warm_up = jni_->GetStaticMethodID(scan_class_, "warmUp", "(I)I");
+  if (!jni_ok(jni_, "JvmsightLockScan.warmUp") || warm_up == nullptr) return;
+  jni_->CallStaticIntMethod(scan_class_, warm_up, 6000);
+  jni_ok(jni_, "JvmsightLockScan warm-up");
+}
+
+std::optional<std::vector<jint>> JavaLockScan::candidates() {
+  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr) return std::nullopt;
+  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_);
+  if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
+  std::vector<jint> out(static_cast<size_t>(n));
+  if (n > 0) jni_->GetIntArrayRegion(indices_, 0, n, out.data());
+  return out;
+}
+
+std::vector<jthread> JavaLockScan::virtual_candidates(jint max) {
+  std::vector<jthread> out;
+  if (scan_class_ == nullptr || virtual_method_ == nullptr) return out;
+  auto found = static_cast<jobjectArray>(jni_->CallStaticObjectMethod(scan_class_, virtual_method_, max));
+  if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates") || found == nullptr) return out;
+  jsize n = jni_->GetArrayLength(found);
+  for (jsize i = 0; i < n; ++i) out.push_back(static_cast<jthread>(jni_->GetObjectArrayElement(found, i)));
+  jni_->DeleteLocalRef(found);
+  return out;
+}
+
+jthread JavaLockScan::virtual_thread(jlong id) {
+  if (scan_class_ == nullptr || virtual_by_id_ == nullptr) return nullptr;
+  auto t = static_cast<jthread>(jni_->CallStaticObjectMethod(scan_class_, virtual_by_id_, id));
+  return jni_ok(jni_, "JvmsightLockScan.virtualThread") ? t : nullptr;
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,116 @@
+#pragma once
+#include <jni.h>
+#include <jvmti.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectors/locks/java_lock_scan.h"
+#include "collectors/locks/lock_graph_source.h"
+#include "collectors/threads/virtual_thread_counter.h"
+
+namespace jvmsight {
+
+// The wait-for graph from JVM TI without stopping the world. A first pass
+// picks the threads blocked on a monitor or parked on an owned j.u.c. lock:
+// in Java (JvmsightLockScan, JIT-compiled: nanoseconds per thread) for the
+// background check, or through JNI field reads per thread for a full scan;
+// GetCurrentContendedMonitor (a handshake with that thread only) names the
+// monitor, Thread.parkBlocker names the j.u.c. lock and its
+// exclusiveOwnerThread the owner. Monitor owners come from GetOwnedMonitorInfo
+// of the waiting threads (handshakes with already-blocked threads), and in a
+// full scan from GetObjectMonitorUsage for the rest. Agent thread only.
+// Needs can_get_current_contended_monitor and can_get_owned_monitor_info,
+// which HotSpot grants only at startup (OnLoad).
+class JvmtiLockGraphSource : public LockGraphSource {
+ public:
+  // Resolves the JNI ids it needs; check ready() afterwards. thread_generation:
+  // bumped by ThreadStart/ThreadEnd (null: take a fresh thread list every scan).
+  // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
+  // virtual_threads: while it counts live ones (JDK 21+), the background check
+  // also looks for virtual threads parked on owned j.u.c. locks.
+  JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
+                       const std::atomic<uint64_t>* thread_generation, std::atomic<bool>* blocked_anew,
+                       const VirtualThreadCounter* virtual_threads = nullptr);
+  bool ready() const { return ready_; }
+
+  std::optional<LockScan> scan(ScanDepth depth) override;
+  // JDK 21+: the live virtual thread with this id (a local reference), or null.
+  jthread virtual_thread(ThreadKey id) { return java_pass_ ? java_pass_->virtual_thread(id) : nullptr; }
+  bool stops_the_world() const override { return false; }
+
+ private:
+  struct Waiter;
+  ThreadKey key_of(jthread t);
+  // The lock a parked thread waits for when its park blocker is an
+  // AbstractOwnableSynchronizer, with that lock's exclusive owner (null if
+  // none); null for no or any other blocker.
+  jobject ownable_blocker(jthread t, jthread& owner);
+  std::string thread_name(jthread t);
+  std::string class_name_of(jobject o);
+  int32_t hash_of(jobject o);
+
+  jvmtiEnv* jvmti_;
+  JNIEnv* jni_;
+  bool monitor_usage_;  // can_get_monitor_info: owners that are not themselves waiting
+  bool ready_ = false;
+  // The platform threads, as global references. GetAllThreads costs
+  // milliseconds at 10,000 threads (and is erratic), while reading each
+  // thread's status word is nanoseconds: the list is taken again only when
+  // a thread started or ended, at most once per refresh_interval.
+  static constexpr std::chrono::milliseconds refresh_interval{1000};
+  const std::atomic<uint64_t>* thread_generation_;
+  uint64_t threads_generation_ = 0;
+  std::chrono::steady_clock::time_point threads_taken_{};
+  std::vector<jthread> threads_;
+  jint state_of(jthread t);
+  void refresh_threads();
+  std::optional<LockScan> scan_once(ScanDepth depth, bool allow_reuse);
+  void remember_monitor_edges(const LockScan& scan, bool from_java, const std::vector<jint>& candidates);
+
+  // Monitor edges cost handshakes (GetCurrentContendedMonitor,
+  // GetOwnedMonitorInfo). A blocked thread can only change the monitor it
+  // waits for, or stop waiting, through a contended-enter event; so while no
+  // such event happened and the same threads are candidates, the monitor
+  // edges of the last scan still hold and are reused (j.u.c. edges are always
+  // read afresh). A scan after one that found a cycle, and every
+  // max_reuse+1-th scan, is fresh, which bounds what a silent change of
+  // owner (an uncontended barging acquire) could hide.
+  static constexpr int max_reuse = 3;
+  // Finding virtual threads walks all of them (the JDK keeps no list of the
+  // blocked ones, and the walk costs 160-260 ns a thread): skipped above
+  // this many live, at most this many candidates, and, unless the last scan
+  // found a cycle (which must be confirmed and kept), not again before
+  // virtual_walk_spacing times the last walk's duration has passed (under
+  // 0.5% of the agent thread's time).
+  static constexpr uint64_t max_virtual_threads_walked = 100'000;
+  static constexpr jint max_virtual_candidates = 256;
+  static constexpr int virtual_walk_spacing = 200;
+  std::chrono::steady_clock::time_point next_virtual_walk_{};
+  bool cycle_in_last_scan_ = false;
+  const VirtualThreadCounter* virtual_threads_;
+  std::atomic<bool>* blocked_anew_;
+  std::vector<jint> reuse_candidates_;
+  std::vector<WaitEdge> reuse_edges_;
+  bool reuse_valid_ = false;
+  int reused_ = 0;
+
+  std::unique_ptr<JavaLockScan> java_pass_;  // null: every thread is read through JNI
+
+  jfieldID tid_ = nullptr;
+  // java.lang.Thread's status word (JDK 17: Thread.threadStatus; JDK 19+:
+  // Thread.holder.threadStatus): the JVM TI state bits GetThreadState
+  // starts from, read in O(1). GetThreadState itself looks the thread up in
+  // the thread list (O(threads)), which makes a scan O(threads^2).
+  jfieldID status_ = nullptr;
+  jfieldID holder_ = nullptr;  // JDK 19+
+  jfieldID park_blocker_ = nullptr;
+  jclass aos_ = nullptr;  // global ref: java.util.concurrent.locks.AbstractOwnableSynchronizer
+  jfieldID exclusive_owner_ = nullptr;
+  std::vector<std::pair<jclass, std::string>> class_names_;  // global refs, few distinct lock classes
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,25 @@
+#pragma once
+// Scrape-time view of who waits for whom: threads parked on j.u.c. locks per
+// synchronizer class, and how many threads queue behind each lock holder.
+// Cardinality: holders are the top `max_holders` by queue length (a gauge,
+// so series may come and go between scrapes); parked classes are the top K
+// (the lock_classes option), the rest summed as "other". Where the holder
+// is and what it runs is in /threads (its stack), not in labels.
+#include "collectors/collector.h"
+#include "collectors/locks/lock_graph_source.h"
+
+namespace jvmsight {
+
+class LockQueueCollector : public Collector {
+ public:
+  static constexpr size_t max_holders = 10;
+
+  LockQueueCollector(LockGraphSource& source, size_t lock_classes) : source_(source), lock_classes_(lock_classes) {}
+  void collect(MetricFamilies& out) override;
+
+ private:
+  LockGraphSource& source_;
+  const size_t lock_classes_;
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,95 @@
+#include "collectors/locks/monitor_contention_recorder.h"
+
+#include <algorithm>
+
+namespace jvmsight {
+
+void WaitHistogram::record(uint64_t ns, uint32_t weight_shift) {
+  // Bounds in ns, compared as integers: no floating point on the hot path.
+  static constexpr std::array<uint64_t, wait_bucket_count> bounds_ns = {
+      10'000, 100'000, 500'000, 1'000'000, 5'000'000, 10'000'000, 50'000'000,
+      100'000'000, 500'000'000, 1'000'000'000, 5'000'000'000, 10'000'000'000};
+  size_t b = 0;
+  while (b < wait_bucket_count && ns > bounds_ns[b]) ++b;
+  // Two atomic adds per event (the count is the sum of the buckets): hot
+  // locks put every contending thread on the same cache lines.
+  buckets[b].fetch_add(uint64_t{1} << weight_shift, std::memory_order_relaxed);
+  sum_ns.fetch_add(ns << weight_shift, std::memory_order_relaxed);
+}
+
+void WaitTotals::add(const WaitTotals& o) {
+  count += o.count;
+  sum_ns += o.sum_ns;
+  for (size_t i = 0; i < buckets.size(); ++i) buckets[i] += o.buckets[i];
+}
+
+MonitorContentionRecorder::MonitorContentionRecorder()
+    : keys_(new std::atomic<int32_t>[slot_count]()), slots_(new WaitHistogram[slot_count]) {}
+
+MonitorContentionRecorder::SlotRef MonitorContentionRecorder::slot_of(int32_t hash) {
+  if (hash != 0) {
+    // Open addressing with a bounded probe: a claimed slot keeps its key for
+    // good, so a reader never sees a key change under it.
+    uint32_t h = static_cast<uint32_t>(hash) * 0x9E3779B1u;
+    for (size_t probe = 0; probe < max_probe; ++probe) {
+      uint32_t index = (h + probe) & (slot_count - 1);
+      std::atomic<int32_t>& slot_key = keys_[index];
+      int32_t key = slot_key.load(std::memory_order_acquire);
+      if (key == 0) {
+        int32_t expected = 0;
+        if (slot_key.compare_exchange_strong(expected, hash, std::memory_order_acq_rel)) return {index, true};
+        key = expected;
+      }
+      if (key == hash) return {index, false};
+    }
+  }
+  return {overflow_slot, false};
+}
+
+void MonitorContentionRecorder::record_contended(uint32_t slot, uint64_t wait_ns, uint32_t weight_shift) {
+  if (slot < slot_count) {
+    slots_[slot].record(wait_ns, weight_shift);
+    return;
+  }
+  overflowed_.fetch_add(uint64_t{1} << weight_shift, std::memory_order_relaxed);
+  overflow_.record(wait_ns, weight_shift);
+}
+
+void MonitorContentionRecorder::set_sample_shift(uint32_t shift, uint64_t now_ns) {
+  shift = std::min(shift, ThreadStamp::max_weight_shift);
+  uint32_t old = sample_shift_.load(std::memory_order_relaxed);
+  if (shift == old) return;
+  // Before the shift is published: an Enter that sees 0 reads its clock
+  // after this, so its stamp is not older than exact_since_ns_.
+  if (shift == 0) exact_since_ns_.store(now_ns, std::memory_order_relaxed);
+  sample_shift_.store(shift, std::memory_order_release);
+}
+
+bool MonitorContentionRecorder::stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const {
+  if (ThreadStamp::weight_shift(enter_stamp) != 0) return true;
+  if (sample_shift() != 0) return false;
+  uint64_t exact_since = exact_since_ns_.load(std::memory_order_relaxed);
+  // exact_since > now: timing became exact after this callback read its clock.
+  return exact_since <= now_ns && ThreadStamp::since(enter_stamp, now_ns) <= now_ns - exact_since;
+}
+
+WaitTotals MonitorContentionRecorder::take(WaitHistogram& h) {
+  // An event racing the drain may have its bucket here and its time in the
+  // next drain: the sum is off by one wait for a moment, never lost.
+  WaitTotals t;
+  for (size_t i = 0; i < t.buckets.size(); ++i) t.buckets[i] = h.buckets[i].exchange(0, std::memory_order_relaxed);
+  t.sum_ns = h.sum_ns.exchange(0, std::memory_order_relaxed);
+  for (auto b : t.buckets) t.count += b;
+  return t;
+}
+
+WaitTotals MonitorContentionRecorder::waits() const {
+  WaitTotals t;
+  for (size_t i = 0; i < t.buckets.size(); ++i) t.buckets[i] = waits_.buckets[i].load(std::memory_order_relaxed);
+  t.sum_ns = waits_.sum_ns.load(std::memory_order_relaxed);
+  t.count = 0;
+  for (auto b : t.buckets) t.count += b;
+  return t;
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,61 @@
+#include "collectors/locks/wait_for_graph.h"
+
+#include <algorithm>
+
+namespace jvmsight {
+
+void WaitForGraph::add(WaitEdge edge) {
+  ThreadKey waiter = edge.waiter;
+  edges_[waiter] = std::move(edge);
+}
+
+std::vector<DeadlockCycle> WaitForGraph::cycles() const {
+  // Out-degree is at most one, so walking from each unvisited thread either
+  // ends (a thread that waits for nothing), runs into an earlier walk (no new
+  // cycle), or returns to a thread of this walk (a new cycle starts there).
+  std::map<ThreadKey, size_t> walk_of;
+  std::vector<DeadlockCycle> found;
+  size_t walk = 0;
+  for (const auto& [start, unused] : edges_) {
+    if (walk_of.count(start)) continue;
+    ++walk;
+    ThreadKey t = start;
+    for (;;) {
+      auto seen = walk_of.find(t);
+      if (seen != walk_of.end()) {
+        if (seen->second == walk) {
+          DeadlockCycle c;
+          ThreadKey u = t;
+          do {
+            const WaitEdge& e = edges_.at(u);
+            c.edges.push_back(e);
+            u = *e.owner;
+          } while (u != t);
+          if (c.edges.size() > 1) {
+            auto first = std::min_element(c.edges.begin(), c.edges.end(),
+                                          [](const WaitEdge& a, const WaitEdge& b) { return a.waiter < b.waiter; });
+            std::rotate(c.edges.begin(), first, c.edges.end());
+            found.push_back(std::move(c));
+          }
+        }
+        break;
+      }
+      walk_of[t] = walk;
+      auto edge = edges_.find(t);
+      if (edge == edges_.end() || !edge->second.owner) break;
+      t = *edge->second.owner;
+    }
+  }
+  std::sort(found.begin(), found.end(),
+            [](const DeadlockCycle& a, const DeadlockCycle& b) { return a.edges[0].waiter < b.edges[0].waiter; });
+  return found;
+}
+
+std::map<ThreadKey, size_t> WaitForGraph::queued_behind() const {
+  std::map<ThreadKey, size_t> out;
+  for (const auto& [waiter, e] : edges_)
+    if (e.owner && *e.owner != waiter) ++out[*e.owner];
+  return out;
+}
+
+}  // namespace jvmsight

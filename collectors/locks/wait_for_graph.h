@@ -1,0 +1,32 @@
+#pragma once
+// Who waits for whom: each waiting thread wants one lock, and a lock has at
+// most one exclusive owner, so the graph thread -> owner thread has at most
+// one edge out of every node. A deadlock is a cycle of such edges. Pure: no
+// JVM, so cycle finding is unit-tested on its own.
+#include <map>
+#include <vector>
+
+#include "model/deadlock.h"
+
+namespace jvmsight {
+
+class WaitForGraph {
+ public:
+  // One edge per waiting thread; a second edge for the same waiter replaces the first.
+  void add(WaitEdge edge);
+  const std::map<ThreadKey, WaitEdge>& edges() const { return edges_; }
+  bool empty() const { return edges_.empty(); }
+
+  // Every cycle once, in ascending order of its first thread. A thread that
+  // waits for a lock it owns itself (a self-loop) is not a cycle: HotSpot's
+  // own detector ignores those too, and for monitors it cannot happen.
+  std::vector<DeadlockCycle> cycles() const;
+
+  // Threads waiting directly on locks each owner holds: owner -> count.
+  std::map<ThreadKey, size_t> queued_behind() const;
+
+ private:
+  std::map<ThreadKey, WaitEdge> edges_;
+};
+
+}  // namespace jvmsight

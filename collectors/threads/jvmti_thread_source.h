@@ -1,0 +1,30 @@
+#pragma once
+#include <jni.h>
+#include <jvmti.h>
+
+#include "collectors/threads/thread_mx_bean.h"
+#include "collectors/threads/thread_roster.h"
+#include "collectors/threads/thread_source.h"
+
+namespace jvmsight {
+
+// Thread states without a safepoint: the roster's threadStatus for every
+// thread, plus (if asked) GetThreadState for RUNNABLE ones only, the only
+// ones that can be running native code. Agent thread only.
+class JvmtiThreadSource : public ThreadSource {
+ public:
+  // native_states: ask GetThreadState for the in-native and suspended bits.
+  JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx, bool native_states)
+      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), native_states_(native_states) {}
+  bool count_states(ThreadStateCounts& out) override;
+  std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
+
+ private:
+  jvmtiEnv* jvmti_;
+  JNIEnv* jni_;
+  ThreadRoster& roster_;
+  ThreadMxBean& mx_;
+  const bool native_states_;
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,27 @@
+#pragma once
+// The narrow seam between the thread collector and the JVM, so the collector
+// can be unit-tested with a fake. The real one is JvmtiThreadSource.
+#include <cstdint>
+#include <optional>
+
+#include "collectors/threads/thread_state.h"
+
+namespace jvmsight {
+
+// java.lang.management.ThreadMXBean's counters, the numbers client_java exports.
+struct ThreadCounts {
+  int64_t live = 0;
+  int64_t daemon = 0;
+  int64_t peak = 0;
+  int64_t started = 0;
+};
+
+class ThreadSource {
+ public:
+  virtual ~ThreadSource() = default;
+  // Adds the state of every live platform thread; false if the JVM refused.
+  virtual bool count_states(ThreadStateCounts& out) = 0;
+  virtual std::optional<ThreadCounts> counts() = 0;
+};
+
+}  // namespace jvmsight

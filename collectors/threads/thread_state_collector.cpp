@@ -1,0 +1,47 @@
+#include "collectors/threads/thread_state_collector.h"
+
+#include <string>
+
+namespace jvmsight {
+
+void ThreadStateCollector::collect(MetricFamilies& out) {
+  if (auto c = source_.counts()) {
+    add_sample(add_family(out, "jvm_threads_current", MetricType::gauge, "Current thread count of a JVM"), c->live);
+    add_sample(add_family(out, "jvm_threads_daemon", MetricType::gauge, "Daemon thread count of a JVM"), c->daemon);
+    add_sample(add_family(out, "jvm_threads_peak", MetricType::gauge, "Peak thread count of a JVM"), c->peak);
+    add_sample(add_family(out, "jvm_threads_started_total", MetricType::counter, "Started thread count of a JVM"),
+               c->started);
+  }
+
+  ThreadStateCounts counts;
+  if (source_.count_states(counts)) {
+    auto& states = add_family(out, "jvm_threads_state", MetricType::gauge, "Current count of threads by state");
+    for (size_t i = 0; i < java_thread_state_count; ++i) {
+      auto s = static_cast<JavaThreadState>(i);
+      add_sample(states, counts.of(s), {{"state", std::string(name_of(s))}});
+    }
+    auto& subs = add_family(out, "jvmsight_threads_substate", MetricType::gauge,
+                            "Live platform threads by JVM TI sub-state (parked, sleeping, object_wait, native, "
+                            "suspended); a thread may be in several");
+    for (size_t i = 0; i < thread_sub_state_count; ++i) {
+      auto s = static_cast<ThreadSubState>(i);
+      bool needs_jvmti = s == ThreadSubState::native || s == ThreadSubState::suspended;
+      if (needs_jvmti && !counts.native_and_suspended_known) continue;  // absent, not a false zero
+      add_sample(subs, counts.of(s), {{"substate", std::string(name_of(s))}});
+    }
+  }
+
+  add_sample(add_family(out, "jvmsight_virtual_threads_supported", MetricType::gauge,
+                        "1 if the JVM reports virtual thread start/end to the agent (JDK 21+), else 0"),
+             virtual_threads_.supported() ? 1 : 0);
+  if (virtual_threads_.supported()) {
+    add_sample(add_family(out, "jvmsight_virtual_threads_started_total", MetricType::counter,
+                          "Virtual threads started since the agent loaded"),
+               virtual_threads_.started());
+    add_sample(add_family(out, "jvmsight_virtual_threads_live", MetricType::gauge,
+                          "Virtual threads started and not yet ended since the agent loaded"),
+               virtual_threads_.live());
+  }
+}
+
+}  // namespace jvmsight
