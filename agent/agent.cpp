@@ -166,6 +166,7 @@ void Agent::schedule_periodic_work() {
 }
 
 void Agent::build_collectors(JNIEnv* jni) {
+  thread_roster_.set_change_events(events_.thread_start_end);
   thread_source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, thread_roster_, thread_mx_bean_, native_states());
   thread_states_ = std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_);
   collectors_.add("threads", *thread_states_);
@@ -182,8 +183,7 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   thread_info_ = std::make_unique<ThreadInfoReader>(jni, thread_mx_bean_);
   deadlock_reports_ = std::make_unique<DeadlockReports>(*thread_info_);
   if (capabilities_.cheap_deadlock_check()) {
-    auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, capabilities_.monitor_info,
-                                                         events_.thread_start_end ? &thread_roster_.changes() : nullptr,
+    auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, thread_roster_, capabilities_.monitor_info,
                                                          events_.monitor ? &contention_.blocked_anew() : nullptr,
                                                          &virtual_threads_);
     if (source->ready()) {

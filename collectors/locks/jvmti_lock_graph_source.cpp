@@ -28,31 +28,14 @@ struct JvmtiLockGraphSource::Waiter {
   jthread owner;  // j.u.c.: exclusiveOwnerThread; monitors: filled in later
 };
 
-JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
-                                           const std::atomic<uint64_t>* thread_generation,
+JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                                            std::atomic<bool>* blocked_anew,
                                            const VirtualThreadCounter* virtual_threads)
-    : jvmti_(jvmti), jni_(jni), monitor_usage_(monitor_usage), thread_generation_(thread_generation),
-      virtual_threads_(virtual_threads), blocked_anew_(blocked_anew) {
+    : jvmti_(jvmti), jni_(jni), roster_(roster), monitor_usage_(monitor_usage), virtual_threads_(virtual_threads),
+      blocked_anew_(blocked_anew) {
+  // The roster resolves java.lang.Thread's layout (tid, status word, park blocker).
+  if (!roster_.update(jni, jvmti)) return;
   LocalFrame frame(jni, 8);
-  jclass thread = jni->FindClass("java/lang/Thread");
-  if (!jni_ok(jni, "FindClass(java.lang.Thread)") || thread == nullptr) return;
-  tid_ = jni->GetFieldID(thread, "tid", "J");
-  if (!jni_ok(jni, "Thread.tid")) return;
-  park_blocker_ = jni->GetFieldID(thread, "parkBlocker", "Ljava/lang/Object;");
-  if (!jni_ok(jni, "Thread.parkBlocker")) return;
-  status_ = jni->GetFieldID(thread, "threadStatus", "I");
-  if (status_ == nullptr) {
-    jni->ExceptionClear();  // NoSuchFieldError: JDK 19+ keeps it in Thread.FieldHolder
-    holder_ = jni->GetFieldID(thread, "holder", "Ljava/lang/Thread$FieldHolder;");
-    jclass holder = holder_ ? jni->FindClass("java/lang/Thread$FieldHolder") : nullptr;
-    status_ = holder ? jni->GetFieldID(holder, "threadStatus", "I") : nullptr;
-    if (status_ == nullptr) {
-      jni->ExceptionClear();  // no such layout: fall back to GetThreadState
-      holder_ = nullptr;
-      log::debug("Thread.threadStatus not found; using GetThreadState");
-    }
-  }
   jclass aos = jni->FindClass("java/util/concurrent/locks/AbstractOwnableSynchronizer");
   if (!jni_ok(jni, "FindClass(AbstractOwnableSynchronizer)") || aos == nullptr) return;
   exclusive_owner_ = jni->GetFieldID(aos, "exclusiveOwnerThread", "Ljava/lang/Thread;");
@@ -68,39 +51,25 @@ JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool mo
   }
 }
 
-jint JvmtiLockGraphSource::state_of(jthread t) {
-  jint state = 0;
-  if (status_ == nullptr) return jvmti_->GetThreadState(t, &state) == JVMTI_ERROR_NONE ? state : 0;
-  if (holder_ == nullptr) return jni_->GetIntField(t, status_);
-  jobject holder = jni_->GetObjectField(t, holder_);
-  if (holder == nullptr) return 0;
-  state = jni_->GetIntField(holder, status_);
-  jni_->DeleteLocalRef(holder);
-  return state;
-}
-
-void JvmtiLockGraphSource::refresh_threads() {
-  for (jthread t : threads_) jni_->DeleteGlobalRef(t);
-  threads_.clear();
-  // Candidate indices name other threads from now on: remembered edges are void.
-  reuse_valid_ = false;
-  LocalFrame frame(jni_, 16);
-  jint count = 0;
-  JvmtiArray<jthread> all(jvmti_);
-  if (!jvmti_ok(jvmti_, jvmti_->GetAllThreads(&count, all.out()), "GetAllThreads")) return;
-  threads_.reserve(static_cast<size_t>(count));
-  for (jint i = 0; i < count; ++i) {
-    if (jthread g = static_cast<jthread>(jni_->NewGlobalRef(all[i]))) threads_.push_back(g);
-    jni_->DeleteLocalRef(all[i]);
+bool JvmtiLockGraphSource::take_threads(ScanDepth depth) {
+  // A full scan (scrape time) wants the threads as they are; the background
+  // check can live with a list up to refresh_interval old.
+  auto min_interval = depth == ScanDepth::full ? std::chrono::milliseconds{0} : refresh_interval;
+  if (!roster_.update(jni_, jvmti_, min_interval)) return false;
+  if (roster_.version() != roster_version_) {
+    roster_version_ = roster_.version();
+    // Candidate indices name other threads from now on: remembered edges are void.
+    reuse_valid_ = false;
+    if (java_pass_) java_pass_->set_threads(roster_.threads());
   }
-  if (java_pass_) java_pass_->set_threads(threads_);
+  return true;
 }
 
-ThreadKey JvmtiLockGraphSource::key_of(jthread t) { return jni_->GetLongField(t, tid_); }
+ThreadKey JvmtiLockGraphSource::key_of(jthread t) { return roster_.layout().id(jni_, t); }
 
 jobject JvmtiLockGraphSource::ownable_blocker(jthread t, jthread& owner) {
   owner = nullptr;
-  jobject blocker = jni_->GetObjectField(t, park_blocker_);
+  jobject blocker = jni_->GetObjectField(t, roster_.layout().park_blocker);
   if (blocker == nullptr) return nullptr;
   if (!jni_->IsInstanceOf(blocker, aos_)) {
     jni_->DeleteLocalRef(blocker);  // a Condition, a latch's waiters...: not an ownable lock
@@ -147,11 +116,10 @@ int32_t JvmtiLockGraphSource::hash_of(jobject o) {
   return hash;
 }
 
-void JvmtiLockGraphSource::remember_monitor_edges(const LockScan& scan, bool from_java,
-                                                  const std::vector<jint>& candidates) {
-  reuse_valid_ = from_java && scan.graph.cycles().empty();
+void JvmtiLockGraphSource::remember_monitor_edges(const LockScan& scan, const Plan& plan) {
+  reuse_valid_ = plan.from_java && scan.graph.cycles().empty();
   if (!reuse_valid_) return;
-  reuse_candidates_ = candidates;
+  reuse_candidates_ = plan.candidates;
   reuse_edges_.clear();
   for (const auto& [k, e] : scan.graph.edges())
     if (e.lock.kind == LockKind::monitor) reuse_edges_.push_back(e);
@@ -168,44 +136,64 @@ std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
   return result;
 }
 
+// The steps of one scan: which threads to look at (plan), who waits for
+// which lock (platform_waiters, add_virtual_waiters), who owns the
+// monitors (find_monitor_owners), the graph (add_edges), and names for
+// what will be shown (name_shown).
 std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool allow_reuse) {
   if (!ready_) return std::nullopt;
   // Monitors, blockers and owners make local references: the frame frees them.
   LocalFrame frame(jni_, 64);
-  if (!frame.ok()) return std::nullopt;
-  auto now = std::chrono::steady_clock::now();
-  uint64_t generation = thread_generation_ ? thread_generation_->load(std::memory_order_relaxed) : 0;
-  if (threads_.empty() || thread_generation_ == nullptr ||
-      (generation != threads_generation_ && now - threads_taken_ >= refresh_interval)) {
-    threads_generation_ = generation;
-    threads_taken_ = now;
-    refresh_threads();
-  }
+  if (!frame.ok() || !take_threads(depth)) return std::nullopt;
+  const auto now = std::chrono::steady_clock::now();
   LockScan out;
-  out.threads_seen = threads_.size();
-  const bool full = depth == ScanDepth::full;
+  out.threads_seen = roster_.threads().size();
+  const Plan p = plan(depth, allow_reuse);
+  std::vector<Waiter> waiters = platform_waiters(p, out);
+  if (p.from_java) add_virtual_waiters(waiters, now);
+  if (p.reuse)
+    for (const auto& e : reuse_edges_) out.graph.add(e);
+  if (!waiters.empty()) {
+    find_monitor_owners(waiters, p.full);
+    add_edges(waiters, out);
+  }
+  if (!p.reuse) remember_monitor_edges(out, p);
+  if (!waiters.empty()) name_shown(waiters, p.full, out);
+  return out;
+}
+
+JvmtiLockGraphSource::Plan JvmtiLockGraphSource::plan(ScanDepth depth, bool allow_reuse) {
+  Plan p;
+  p.full = depth == ScanDepth::full;
   // The background check asks Java for the few candidates; a full scan (and
   // a JVM where the Java pass is unavailable) looks at every thread via JNI.
-  const bool background = !full && java_pass_;
+  const bool background = !p.full && java_pass_;
   // Taken before the pass, so a thread that blocks after it sets it again.
-  const bool blocked_anew = !background || blocked_anew_ == nullptr || blocked_anew_->exchange(false, std::memory_order_acq_rel);
-  std::optional<std::vector<jint>> candidates = background ? java_pass_->candidates() : std::nullopt;
-  const bool from_java = candidates.has_value();
-  if (!candidates) {
-    candidates.emplace(threads_.size());
-    for (size_t i = 0; i < threads_.size(); ++i) (*candidates)[i] = static_cast<jint>(i);
+  const bool blocked_anew =
+      !background || blocked_anew_ == nullptr || blocked_anew_->exchange(false, std::memory_order_acq_rel);
+  std::optional<std::vector<jint>> from_java = background ? java_pass_->candidates() : std::nullopt;
+  p.from_java = from_java.has_value();
+  if (from_java) {
+    p.candidates = std::move(*from_java);
+  } else {
+    p.candidates.resize(roster_.threads().size());
+    for (size_t i = 0; i < p.candidates.size(); ++i) p.candidates[i] = static_cast<jint>(i);
   }
-  const bool reuse = allow_reuse && from_java && !blocked_anew && reuse_valid_ && reused_ < max_reuse &&
-                     *candidates == reuse_candidates_;
-  reused_ = reuse ? reused_ + 1 : 0;
+  p.reuse = allow_reuse && p.from_java && !blocked_anew && reuse_valid_ && reused_ < max_reuse &&
+            p.candidates == reuse_candidates_;
+  reused_ = p.reuse ? reused_ + 1 : 0;
+  return p;
+}
 
+std::vector<JvmtiLockGraphSource::Waiter> JvmtiLockGraphSource::platform_waiters(const Plan& p, LockScan& out) {
   std::vector<Waiter> waiters;
-  for (jint i : *candidates) {
-    if (i < 0 || static_cast<size_t>(i) >= threads_.size()) continue;
-    jthread t = threads_[static_cast<size_t>(i)];
-    jint state = state_of(t);
+  const auto& threads = roster_.threads();
+  for (jint i : p.candidates) {
+    if (i < 0 || static_cast<size_t>(i) >= threads.size()) continue;
+    jthread t = threads[static_cast<size_t>(i)];
+    jint state = roster_.status(jni_, static_cast<size_t>(i));
     if (state & JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER) {
-      if (reuse) continue;  // its edge comes from reuse_edges_
+      if (p.reuse) continue;  // its edge comes from reuse_edges_
       jobject monitor = nullptr;
       // Null when the thread got the monitor since its state was read.
       if (jvmti_->GetCurrentContendedMonitor(t, &monitor) == JVMTI_ERROR_NONE && monitor != nullptr)
@@ -214,8 +202,8 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
       jthread owner = nullptr;
       jobject blocker = ownable_blocker(t, owner);
       if (blocker == nullptr) continue;
-      if (full) ++out.juc_parked[class_name_of(blocker)];
-      if (owner == nullptr && !full) {
+      if (p.full) ++out.juc_parked[class_name_of(blocker)];
+      if (owner == nullptr && !p.full) {
         // Unowned (a semaphore, a read lock, a latch): no edge a cycle could use.
         jni_->DeleteLocalRef(blocker);
         continue;
@@ -223,61 +211,63 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
       waiters.push_back({t, blocker, LockKind::juc, owner});
     }
   }
-  const uint64_t live_virtual = virtual_threads_ ? virtual_threads_->live() : 0;
-  if (from_java && live_virtual > 0 && live_virtual <= max_virtual_threads_walked &&
-      (cycle_in_last_scan_ || now >= next_virtual_walk_)) {
-    auto walk_start = std::chrono::steady_clock::now();
-    std::vector<jthread> parked = java_pass_->virtual_candidates(max_virtual_candidates);
-    next_virtual_walk_ = walk_start + virtual_walk_spacing * (std::chrono::steady_clock::now() - walk_start);
-    for (jthread t : parked) {
-      // Java saw it parked on an owned lock; it may have moved on since.
-      jthread owner = nullptr;
-      jobject blocker = ownable_blocker(t, owner);
-      if (owner != nullptr) waiters.push_back({t, blocker, LockKind::juc, owner});
-    }
-  }
-  if (reuse)
-    for (const auto& e : reuse_edges_) out.graph.add(e);
-  if (waiters.empty()) {
-    if (!reuse) remember_monitor_edges(out, from_java, *candidates);
-    return out;
-  }
+  return waiters;
+}
 
-  // Monitor owners. A thread in a cycle is itself waiting, so for cycles the
-  // waiting threads' own monitors suffice; those handshakes are cheap because
-  // the targets are already blocked or parked.
-  std::vector<std::pair<jobject, jthread>> owned;
+void JvmtiLockGraphSource::add_virtual_waiters(std::vector<Waiter>& waiters,
+                                               std::chrono::steady_clock::time_point now) {
+  const uint64_t live_virtual = virtual_threads_ ? virtual_threads_->live() : 0;
+  if (live_virtual == 0 || live_virtual > max_virtual_threads_walked) return;
+  if (!cycle_in_last_scan_ && now < next_virtual_walk_) return;
+  auto walk_start = std::chrono::steady_clock::now();
+  std::vector<jthread> parked = java_pass_->virtual_candidates(max_virtual_candidates);
+  next_virtual_walk_ = walk_start + virtual_walk_spacing * (std::chrono::steady_clock::now() - walk_start);
+  for (jthread t : parked) {
+    // Java saw it parked on an owned lock; it may have moved on since.
+    jthread owner = nullptr;
+    jobject blocker = ownable_blocker(t, owner);
+    if (owner != nullptr) waiters.push_back({t, blocker, LockKind::juc, owner});
+  }
+}
+
+// A thread in a cycle is itself waiting, so for cycles the waiting threads'
+// own monitors suffice; those handshakes are cheap because the targets are
+// already blocked or parked. A full scan also asks GetObjectMonitorUsage
+// (a safepoint each, so bounded) for owners that are not waiting.
+void JvmtiLockGraphSource::find_monitor_owners(std::vector<Waiter>& waiters, bool full) {
   bool any_monitor = false;
   for (const auto& w : waiters) any_monitor = any_monitor || w.kind == LockKind::monitor;
-  if (any_monitor) {
-    for (const auto& w : waiters) {
-      jint n = 0;
-      JvmtiArray<jobject> monitors(jvmti_);
-      if (jvmti_->GetOwnedMonitorInfo(w.thread, &n, monitors.out()) != JVMTI_ERROR_NONE) continue;
-      for (jint m = 0; m < n; ++m) owned.emplace_back(monitors[m], w.thread);
+  if (!any_monitor) return;
+  std::vector<std::pair<jobject, jthread>> owned;
+  for (const auto& w : waiters) {
+    jint n = 0;
+    JvmtiArray<jobject> monitors(jvmti_);
+    if (jvmti_->GetOwnedMonitorInfo(w.thread, &n, monitors.out()) != JVMTI_ERROR_NONE) continue;
+    for (jint m = 0; m < n; ++m) owned.emplace_back(monitors[m], w.thread);
+  }
+  size_t usage_queries = 0;
+  for (auto& w : waiters) {
+    if (w.kind != LockKind::monitor) continue;
+    for (const auto& [monitor, owner] : owned) {
+      if (jni_->IsSameObject(monitor, w.lock)) {
+        w.owner = owner;
+        break;
+      }
     }
-    size_t usage_queries = 0;
-    for (auto& w : waiters) {
-      if (w.kind != LockKind::monitor) continue;
-      for (const auto& [monitor, owner] : owned) {
-        if (jni_->IsSameObject(monitor, w.lock)) {
-          w.owner = owner;
-          break;
-        }
+    if (w.owner == nullptr && full && monitor_usage_ && usage_queries < max_monitor_usage_queries) {
+      ++usage_queries;
+      jvmtiMonitorUsage usage{};
+      if (jvmti_->GetObjectMonitorUsage(w.lock, &usage) == JVMTI_ERROR_NONE) {
+        w.owner = usage.owner;
+        if (usage.waiters) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.waiters));
+        if (usage.notify_waiters) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.notify_waiters));
       }
-      if (w.owner == nullptr && full && monitor_usage_ && usage_queries < max_monitor_usage_queries) {
-        ++usage_queries;
-        jvmtiMonitorUsage usage{};
-        if (jvmti_->GetObjectMonitorUsage(w.lock, &usage) == JVMTI_ERROR_NONE) {
-          w.owner = usage.owner;
-          if (usage.waiters) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.waiters));
-          if (usage.notify_waiters) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(usage.notify_waiters));
-        }
-        if (w.owner != nullptr) owned.emplace_back(w.lock, w.owner);
-      }
+      if (w.owner != nullptr) owned.emplace_back(w.lock, w.owner);
     }
   }
+}
 
+void JvmtiLockGraphSource::add_edges(const std::vector<Waiter>& waiters, LockScan& out) {
   for (const auto& w : waiters) {
     WaitEdge e;
     e.waiter = key_of(w.thread);
@@ -290,9 +280,11 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
       out.monitor_classes[e.lock.identity_hash] = class_name_of(w.lock);
     out.graph.add(std::move(e));
   }
-  if (!reuse) remember_monitor_edges(out, from_java, *candidates);
-  // Names and classes cost allocations: only for what will be shown. In the
-  // background check that is the members of cycles, usually none.
+}
+
+// Names and classes cost allocations: only for what will be shown. In the
+// background check that is the members of cycles, usually none.
+void JvmtiLockGraphSource::name_shown(const std::vector<Waiter>& waiters, bool full, LockScan& out) {
   std::vector<ThreadKey> shown;
   if (full) {
     for (const auto& [k, unused] : out.graph.edges()) shown.push_back(k);
@@ -300,7 +292,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
     for (const auto& c : out.graph.cycles())
       for (const auto& e : c.edges) shown.push_back(e.waiter);
   }
-  if (shown.empty()) return out;
+  if (shown.empty()) return;
   WaitForGraph named = out.graph;
   for (const auto& w : waiters) {
     ThreadKey k = key_of(w.thread);
@@ -313,7 +305,6 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
     named.add(std::move(e));
   }
   out.graph = std::move(named);
-  return out;
 }
 
 }  // namespace jvmsight

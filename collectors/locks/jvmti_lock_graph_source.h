@@ -10,6 +10,7 @@
 
 #include "collectors/locks/java_lock_scan.h"
 #include "collectors/locks/lock_graph_source.h"
+#include "collectors/threads/thread_roster.h"
 #include "collectors/threads/virtual_thread_counter.h"
 
 namespace jvmsight {
@@ -27,14 +28,13 @@ namespace jvmsight {
 // which HotSpot grants only at startup (OnLoad).
 class JvmtiLockGraphSource : public LockGraphSource {
  public:
-  // Resolves the JNI ids it needs; check ready() afterwards. thread_generation:
-  // bumped by ThreadStart/ThreadEnd (null: take a fresh thread list every scan).
+  // Resolves the JNI ids it needs; check ready() afterwards. roster: the
+  // platform threads (shared with the thread-state collector).
   // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
   // virtual_threads: while it counts live ones (JDK 21+), the background check
   // also looks for virtual threads parked on owned j.u.c. locks.
-  JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, bool monitor_usage,
-                       const std::atomic<uint64_t>* thread_generation, std::atomic<bool>* blocked_anew,
-                       const VirtualThreadCounter* virtual_threads = nullptr);
+  JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
+                       std::atomic<bool>* blocked_anew, const VirtualThreadCounter* virtual_threads = nullptr);
   bool ready() const { return ready_; }
 
   std::optional<LockScan> scan(ScanDepth depth) override;
@@ -44,6 +44,13 @@ class JvmtiLockGraphSource : public LockGraphSource {
 
  private:
   struct Waiter;
+  // What one scan does, decided before it starts.
+  struct Plan {
+    bool full = false;       // ScanDepth::full: every waiter, owners wherever they run, all named
+    bool from_java = false;  // candidates came from the Java pass (else: every thread)
+    bool reuse = false;      // the monitor edges of the last scan still hold
+    std::vector<jint> candidates;  // indices into the roster's threads
+  };
   ThreadKey key_of(jthread t);
   // The lock a parked thread waits for when its park blocker is an
   // AbstractOwnableSynchronizer, with that lock's exclusive owner (null if
@@ -55,21 +62,24 @@ class JvmtiLockGraphSource : public LockGraphSource {
 
   jvmtiEnv* jvmti_;
   JNIEnv* jni_;
+  ThreadRoster& roster_;
   bool monitor_usage_;  // can_get_monitor_info: owners that are not themselves waiting
   bool ready_ = false;
-  // The platform threads, as global references. GetAllThreads costs
-  // milliseconds at 10,000 threads (and is erratic), while reading each
-  // thread's status word is nanoseconds: the list is taken again only when
-  // a thread started or ended, at most once per refresh_interval.
+  // The roster's list is taken again only when a thread started or ended,
+  // and for the background check at most once per refresh_interval:
+  // GetAllThreads costs milliseconds at 10,000 threads (and is erratic),
+  // while reading each thread's status word is nanoseconds.
   static constexpr std::chrono::milliseconds refresh_interval{1000};
-  const std::atomic<uint64_t>* thread_generation_;
-  uint64_t threads_generation_ = 0;
-  std::chrono::steady_clock::time_point threads_taken_{};
-  std::vector<jthread> threads_;
-  jint state_of(jthread t);
-  void refresh_threads();
+  uint64_t roster_version_ = 0;  // the list the Java pass and remembered edges refer to
+  bool take_threads(ScanDepth depth);
   std::optional<LockScan> scan_once(ScanDepth depth, bool allow_reuse);
-  void remember_monitor_edges(const LockScan& scan, bool from_java, const std::vector<jint>& candidates);
+  Plan plan(ScanDepth depth, bool allow_reuse);
+  std::vector<Waiter> platform_waiters(const Plan& plan, LockScan& out);
+  void add_virtual_waiters(std::vector<Waiter>& waiters, std::chrono::steady_clock::time_point now);
+  void find_monitor_owners(std::vector<Waiter>& waiters, bool full);
+  void add_edges(const std::vector<Waiter>& waiters, LockScan& out);
+  void name_shown(const std::vector<Waiter>& waiters, bool full, LockScan& out);
+  void remember_monitor_edges(const LockScan& scan, const Plan& plan);
 
   // Monitor edges cost handshakes (GetCurrentContendedMonitor,
   // GetOwnedMonitorInfo). A blocked thread can only change the monitor it
@@ -100,14 +110,6 @@ class JvmtiLockGraphSource : public LockGraphSource {
 
   std::unique_ptr<JavaLockScan> java_pass_;  // null: every thread is read through JNI
 
-  jfieldID tid_ = nullptr;
-  // java.lang.Thread's status word (JDK 17: Thread.threadStatus; JDK 19+:
-  // Thread.holder.threadStatus): the JVM TI state bits GetThreadState
-  // starts from, read in O(1). GetThreadState itself looks the thread up in
-  // the thread list (O(threads)), which makes a scan O(threads^2).
-  jfieldID status_ = nullptr;
-  jfieldID holder_ = nullptr;  // JDK 19+
-  jfieldID park_blocker_ = nullptr;
   jclass aos_ = nullptr;  // global ref: java.util.concurrent.locks.AbstractOwnableSynchronizer
   jfieldID exclusive_owner_ = nullptr;
   std::vector<std::pair<jclass, std::string>> class_names_;  // global refs, few distinct lock classes

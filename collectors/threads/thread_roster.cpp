@@ -1,6 +1,7 @@
 #include "collectors/threads/thread_roster.h"
 
 #include <unordered_map>
+#include <utility>
 
 #include "common/jvm_calls.h"
 #include "common/log.h"
@@ -8,92 +9,93 @@
 namespace jvmsight {
 
 bool ThreadRoster::resolve_layout(JNIEnv* jni) {
-  if (layout_tried_) return status_ != nullptr;
-  layout_tried_ = true;
-  jclass thread = jni->FindClass("java/lang/Thread");
-  if (!jni_ok(jni, "FindClass(Thread)") || thread == nullptr) return false;
-  tid_ = jni->GetFieldID(thread, "tid", "J");
-  if (!jni_ok(jni, "Thread.tid")) return false;
-  // JDK 19 moved threadStatus into Thread.FieldHolder.
-  holder_ = jni->GetFieldID(thread, "holder", "Ljava/lang/Thread$FieldHolder;");
-  if (holder_ != nullptr) {
-    jclass fh = jni->FindClass("java/lang/Thread$FieldHolder");
-    if (fh != nullptr) status_ = jni->GetFieldID(fh, "threadStatus", "I");
-  } else {
-    jni->ExceptionClear();
-    status_ = jni->GetFieldID(thread, "threadStatus", "I");
+  if (!layout_tried_) {
+    layout_tried_ = true;
+    LocalFrame frame(jni, 8);
+    layout_ok_ = frame.ok() && layout_.resolve(jni);
+    if (!layout_ok_) log::warn("unknown java.lang.Thread layout: thread states and the deadlock check are off");
   }
-  if (!jni_ok(jni, "Thread.threadStatus") || status_ == nullptr) {
-    log::warn("unknown java.lang.Thread layout: thread states are not collected");
-    status_ = nullptr;
-    return false;
-  }
-  return true;
+  return layout_ok_;
 }
 
-void ThreadRoster::release(JNIEnv* jni, Entry& e) {
-  jni->DeleteGlobalRef(e.thread);
-  if (e.status_holder != e.thread) jni->DeleteGlobalRef(e.status_holder);
+void ThreadRoster::release(JNIEnv* jni, jthread thread, jobject holder) {
+  if (holder != nullptr && holder != thread) jni->DeleteGlobalRef(holder);
+  if (thread != nullptr) jni->DeleteGlobalRef(thread);
 }
 
 bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
   LocalFrame frame(jni, 16);
   if (!frame.ok()) return false;
   jint count = 0;
-  JvmtiArray<jthread> threads(jvmti);
-  if (!jvmti_ok(jvmti, jvmti->GetAllThreads(&count, threads.out()), "GetAllThreads")) return false;
+  JvmtiArray<jthread> all(jvmti);
+  if (!jvmti_ok(jvmti, jvmti->GetAllThreads(&count, all.out()), "GetAllThreads")) return false;
   // GetAllThreads lists JVM TI agent threads; ThreadMXBean does not: leave ourselves out.
   jthread self = nullptr;
   if (!jvmti_ok(jvmti, jvmti->GetCurrentThread(&self), "GetCurrentThread")) return false;
-  jlong self_tid = jni->GetLongField(self, tid_);
+  const jlong self_tid = layout_.id(jni, self);
 
-  std::unordered_map<jlong, Entry> known;
-  known.reserve(entries_.size());
-  for (auto& e : entries_) known.emplace(e.tid, e);
-  std::vector<Entry> next;
-  next.reserve(static_cast<size_t>(count));
+  // Threads already listed keep their references; new ones get theirs.
+  std::unordered_map<jlong, std::pair<jthread, jobject>> known;
+  known.reserve(threads_.size());
+  for (size_t i = 0; i < threads_.size(); ++i) known.emplace(layout_.id(jni, threads_[i]), std::pair(threads_[i], holders_[i]));
+  std::vector<jthread> threads;
+  std::vector<jobject> holders;
+  threads.reserve(static_cast<size_t>(count));
+  holders.reserve(static_cast<size_t>(count));
   for (jint i = 0; i < count; ++i) {
-    jlong tid = jni->GetLongField(threads[i], tid_);
+    const jlong tid = layout_.id(jni, all[i]);
     if (tid == self_tid) continue;
-    auto it = known.find(tid);
-    if (it != known.end()) {
-      next.push_back(it->second);
+    if (auto it = known.find(tid); it != known.end()) {
+      threads.push_back(it->second.first);
+      holders.push_back(it->second.second);
       known.erase(it);
       continue;
     }
-    Entry e{tid, jni->NewGlobalRef(threads[i]), nullptr};
-    if (holder_ != nullptr) {
-      jobject h = jni->GetObjectField(threads[i], holder_);
-      e.status_holder = h ? jni->NewGlobalRef(h) : nullptr;
-      jni->DeleteLocalRef(h);
-    } else {
-      e.status_holder = e.thread;
+    auto thread = static_cast<jthread>(jni->NewGlobalRef(all[i]));
+    jobject holder = thread;
+    if (layout_.holder != nullptr) {
+      jobject local = layout_.status_holder(jni, all[i]);
+      holder = local != nullptr ? jni->NewGlobalRef(local) : nullptr;
+      jni->DeleteLocalRef(local);
     }
-    if (e.thread == nullptr || e.status_holder == nullptr) continue;
-    next.push_back(e);
+    if (thread == nullptr || holder == nullptr) {
+      release(jni, thread, holder);  // e.g. a FieldHolder not set yet: not listed, and nothing kept
+      continue;
+    }
+    threads.push_back(thread);
+    holders.push_back(holder);
   }
-  for (auto& [tid, gone] : known) release(jni, gone);
-  entries_ = std::move(next);
+  for (auto& [tid, gone] : known) release(jni, gone.first, gone.second);
+  threads_ = std::move(threads);
+  holders_ = std::move(holders);
+  ++version_;
+  return true;
+}
+
+bool ThreadRoster::update(JNIEnv* jni, jvmtiEnv* jvmti, std::chrono::milliseconds min_interval) {
+  if (!resolve_layout(jni)) return false;
+  const uint64_t changes = changes_.load(std::memory_order_relaxed);
+  const bool changed = stale_ || !change_events_ || changes != seen_changes_;
+  const auto now = std::chrono::steady_clock::now();
+  if (!changed || (version_ != 0 && now - refreshed_at_ < min_interval)) return true;
+  // Read the counter before listing: a thread starting meanwhile makes the next update refresh again.
+  if (!refresh(jni, jvmti)) return false;
+  seen_changes_ = changes;
+  stale_ = false;
+  refreshed_at_ = now;
   return true;
 }
 
 bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint)>& visit) {
-  if (!resolve_layout(jni)) return false;
-  uint64_t changes = changes_.load(std::memory_order_relaxed);
-  if (stale_ || changes != seen_changes_) {
-    // Read the counter before listing: a thread starting meanwhile makes the next scrape refresh again.
-    if (!refresh(jni, jvmti)) return false;
-    seen_changes_ = changes;
-    stale_ = false;
-  }
-  for (const auto& e : entries_) {
-    jint status = jni->GetIntField(e.status_holder, status_);
-    if (status & JVMTI_THREAD_STATE_TERMINATED) {
-      stale_ = true;  // drop it at the next scrape; ThreadMXBean no longer lists it either
+  if (!update(jni, jvmti)) return false;
+  for (size_t i = 0; i < threads_.size(); ++i) {
+    const jint s = status(jni, i);
+    if (s & JVMTI_THREAD_STATE_TERMINATED) {
+      stale_ = true;  // drop it at the next update; ThreadMXBean no longer lists it either
       continue;
     }
-    if (!(status & JVMTI_THREAD_STATE_ALIVE)) continue;  // not started yet: not a live thread
-    visit(e.thread, status);
+    if (!(s & JVMTI_THREAD_STATE_ALIVE)) continue;  // not started yet: not a live thread
+    visit(threads_[i], s);
   }
   return true;
 }

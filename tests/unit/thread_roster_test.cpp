@@ -1,0 +1,217 @@
+// ThreadRoster against a fake JVM: just enough of the JNI and JVM TI
+// function tables to list threads and read their fields, with every global
+// reference counted, so a reference the roster forgets to delete fails here.
+#include "collectors/threads/thread_roster.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <vector>
+
+namespace jvmsight {
+namespace {
+
+struct FakeObject {
+  jlong tid = 0;
+  jint status = 0;
+  FakeObject* holder = nullptr;  // Thread.holder (JDK 19+ layout)
+};
+
+// Field ids are only compared, never dereferenced.
+FakeObject tid_field, holder_field, status_field, park_blocker_field, thread_class, holder_class;
+
+struct FakeJvm {
+  bool holder_layout = true;  // JDK 19+: threadStatus lives in Thread.FieldHolder
+  std::vector<FakeObject*> threads;  // what GetAllThreads lists
+  FakeObject* current = nullptr;     // the agent thread
+  std::map<FakeObject*, int> global_refs;
+
+  int outstanding() const {
+    int n = 0;
+    for (const auto& [obj, count] : global_refs) n += count;
+    return n;
+  }
+};
+FakeJvm* jvm = nullptr;
+
+FakeObject* obj(jobject o) { return reinterpret_cast<FakeObject*>(o); }
+jobject ref(FakeObject* o) { return reinterpret_cast<jobject>(o); }
+jfieldID field(FakeObject* f) { return reinterpret_cast<jfieldID>(f); }
+
+jint JNICALL push_local_frame(JNIEnv*, jint) { return 0; }
+jobject JNICALL pop_local_frame(JNIEnv*, jobject) { return nullptr; }
+jclass JNICALL find_class(JNIEnv*, const char* name) {
+  if (std::strcmp(name, "java/lang/Thread") == 0) return reinterpret_cast<jclass>(&thread_class);
+  if (std::strcmp(name, "java/lang/Thread$FieldHolder") == 0) return reinterpret_cast<jclass>(&holder_class);
+  return nullptr;
+}
+jfieldID JNICALL get_field_id(JNIEnv*, jclass cls, const char* name, const char*) {
+  const bool on_holder = cls == reinterpret_cast<jclass>(&holder_class);
+  if (!on_holder && std::strcmp(name, "tid") == 0) return field(&tid_field);
+  if (!on_holder && std::strcmp(name, "parkBlocker") == 0) return field(&park_blocker_field);
+  if (!on_holder && std::strcmp(name, "holder") == 0) return jvm->holder_layout ? field(&holder_field) : nullptr;
+  if (std::strcmp(name, "threadStatus") == 0 && on_holder == jvm->holder_layout) return field(&status_field);
+  return nullptr;
+}
+jboolean JNICALL exception_check(JNIEnv*) { return JNI_FALSE; }
+void JNICALL exception_clear(JNIEnv*) {}
+void JNICALL delete_local_ref(JNIEnv*, jobject) {}
+jlong JNICALL get_long_field(JNIEnv*, jobject o, jfieldID f) {
+  EXPECT_EQ(f, field(&tid_field));
+  return obj(o)->tid;
+}
+jobject JNICALL get_object_field(JNIEnv*, jobject o, jfieldID f) {
+  EXPECT_EQ(f, field(&holder_field));
+  return ref(obj(o)->holder);
+}
+jint JNICALL get_int_field(JNIEnv*, jobject o, jfieldID f) {
+  EXPECT_EQ(f, field(&status_field));
+  return obj(o)->status;
+}
+jobject JNICALL new_global_ref(JNIEnv*, jobject o) {
+  if (o != nullptr) ++jvm->global_refs[obj(o)];
+  return o;
+}
+void JNICALL delete_global_ref(JNIEnv*, jobject o) {
+  ASSERT_GT(jvm->global_refs[obj(o)], 0) << "deleted a global reference twice";
+  --jvm->global_refs[obj(o)];
+}
+
+jvmtiError JNICALL get_all_threads(jvmtiEnv*, jint* count, jthread** threads) {
+  *count = static_cast<jint>(jvm->threads.size());
+  *threads = new jthread[jvm->threads.size() + 1];
+  for (size_t i = 0; i < jvm->threads.size(); ++i) (*threads)[i] = reinterpret_cast<jthread>(jvm->threads[i]);
+  return JVMTI_ERROR_NONE;
+}
+jvmtiError JNICALL get_current_thread(jvmtiEnv*, jthread* t) {
+  *t = reinterpret_cast<jthread>(jvm->current);
+  return JVMTI_ERROR_NONE;
+}
+jvmtiError JNICALL deallocate(jvmtiEnv*, unsigned char* mem) {
+  delete[] reinterpret_cast<jthread*>(mem);
+  return JVMTI_ERROR_NONE;
+}
+
+class ThreadRosterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    jvm = &world_;
+    jni_table_.PushLocalFrame = push_local_frame;
+    jni_table_.PopLocalFrame = pop_local_frame;
+    jni_table_.FindClass = find_class;
+    jni_table_.GetFieldID = get_field_id;
+    jni_table_.ExceptionCheck = exception_check;
+    jni_table_.ExceptionClear = exception_clear;
+    jni_table_.DeleteLocalRef = delete_local_ref;
+    jni_table_.GetLongField = get_long_field;
+    jni_table_.GetObjectField = get_object_field;
+    jni_table_.GetIntField = get_int_field;
+    jni_table_.NewGlobalRef = new_global_ref;
+    jni_table_.DeleteGlobalRef = delete_global_ref;
+    jni_.functions = &jni_table_;
+    jvmti_table_.GetAllThreads = get_all_threads;
+    jvmti_table_.GetCurrentThread = get_current_thread;
+    jvmti_table_.Deallocate = deallocate;
+    jvmti_.functions = &jvmti_table_;
+    world_.current = &agent_;
+  }
+  void TearDown() override { jvm = nullptr; }
+
+  // A started thread with its status in a FieldHolder (or on itself).
+  FakeObject* thread(jlong tid, jint status) {
+    auto* t = &objects_[tid];
+    t->tid = tid;
+    if (world_.holder_layout) {
+      holders_[tid].status = status;
+      t->holder = &holders_[tid];
+    } else {
+      t->status = status;
+    }
+    world_.threads.push_back(t);
+    return t;
+  }
+  std::vector<jlong> visited() {
+    std::vector<jlong> ids;
+    EXPECT_TRUE(roster_.for_each(&jni_, &jvmti_, [&](jthread t, jint) { ids.push_back(obj(t)->tid); }));
+    return ids;
+  }
+
+  static constexpr jint runnable = JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_RUNNABLE;
+  FakeJvm world_;
+  JNINativeInterface_ jni_table_{};
+  JNIEnv jni_{};
+  jvmtiInterface_1_ jvmti_table_{};
+  jvmtiEnv jvmti_{};
+  FakeObject agent_{999, runnable, nullptr};
+  std::map<jlong, FakeObject> objects_, holders_;
+  ThreadRoster roster_;
+};
+
+TEST_F(ThreadRosterTest, ListsLiveThreadsButTheAgentsOwn) {
+  world_.threads.push_back(&agent_);
+  thread(1, runnable);
+  thread(2, JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER);
+  thread(3, 0);  // listed but not started yet
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  EXPECT_EQ(world_.outstanding(), 6);  // a thread and a holder for each listed thread, the unstarted one too
+}
+
+TEST_F(ThreadRosterTest, ThreadWhoseStatusHolderReadsNullKeepsNoReference) {
+  thread(1, runnable);
+  thread(2, runnable)->holder = nullptr;
+  EXPECT_EQ(visited(), (std::vector<jlong>{1}));
+  EXPECT_EQ(world_.outstanding(), 2);  // thread 1 and its holder; nothing of thread 2
+  EXPECT_EQ(world_.global_refs[&objects_[2]], 0);
+}
+
+TEST_F(ThreadRosterTest, EndedThreadsReleaseTheirReferences) {
+  thread(1, runnable);
+  FakeObject* ending = thread(2, runnable);
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  ending->holder->status = JVMTI_THREAD_STATE_TERMINATED;
+  EXPECT_EQ(visited(), (std::vector<jlong>{1}));  // skipped, and the next update refreshes
+  world_.threads.pop_back();                     // GetAllThreads no longer lists it
+  EXPECT_EQ(visited(), (std::vector<jlong>{1}));
+  EXPECT_EQ(world_.global_refs[&objects_[2]], 0);
+  EXPECT_EQ(world_.global_refs[&holders_[2]], 0);
+  EXPECT_EQ(world_.outstanding(), 2);
+}
+
+TEST_F(ThreadRosterTest, TakesANewListOnlyWhenThreadsStartOrEnd) {
+  thread(1, runnable);
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  const uint64_t first = roster_.version();
+  thread(2, runnable);  // not announced by a ThreadStart event yet
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  EXPECT_EQ(roster_.version(), first);
+  EXPECT_EQ(roster_.threads().size(), 1u);
+  roster_.on_thread_start_or_end();
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  EXPECT_GT(roster_.version(), first);
+  EXPECT_EQ(roster_.threads().size(), 2u);
+  EXPECT_EQ(world_.outstanding(), 4);  // thread 1 kept its references, thread 2 got new ones
+}
+
+TEST_F(ThreadRosterTest, MinIntervalDefersARefresh) {
+  thread(1, runnable);
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  thread(2, runnable);
+  roster_.on_thread_start_or_end();
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_, std::chrono::hours(1)));
+  EXPECT_EQ(roster_.threads().size(), 1u);
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  EXPECT_EQ(roster_.threads().size(), 2u);
+}
+
+TEST_F(ThreadRosterTest, Jdk17LayoutKeepsOneReferencePerThread) {
+  world_.holder_layout = false;
+  thread(1, runnable);
+  thread(2, JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_PARKED);
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  EXPECT_EQ(world_.outstanding(), 2);
+  EXPECT_EQ(roster_.status(&jni_, 1), JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_PARKED);
+}
+
+}  // namespace
+}  // namespace jvmsight
