@@ -70,8 +70,19 @@ bool GcMxBeans::resolve(JNIEnv* jni) {
   return !beans_.empty();
 }
 
+// The listener in three steps: a queue and a NotificationListener proxy
+// whose method offers to it, the proxy registered with every bean, and the
+// methods drain() reads notifications with.
 bool GcMxBeans::install_listener(JNIEnv* jni) {
   LocalFrame frame(jni, 64);
+  jobject queue = nullptr;
+  jobject listener = queue_listener(jni, queue);
+  if (listener == nullptr || register_listener(jni, listener) == 0 || !resolve_notification_reader(jni)) return false;
+  queue_ = jni->NewGlobalRef(queue);
+  return queue_ != nullptr;
+}
+
+jobject GcMxBeans::queue_listener(JNIEnv* jni, jobject& queue) {
   jclass abq = find(jni, "java/util/concurrent/ArrayBlockingQueue");
   jclass lookup_class = find(jni, "java/lang/invoke/MethodHandles$Lookup");
   jclass handles = find(jni, "java/lang/invoke/MethodHandles");
@@ -82,19 +93,12 @@ bool GcMxBeans::install_listener(JNIEnv* jni) {
   jclass klass = find(jni, "java/lang/Class");
   jclass boolean = find(jni, "java/lang/Boolean");
   jclass listener = find(jni, "javax/management/NotificationListener");
-  jclass emitter = find(jni, "javax/management/NotificationEmitter");
-  jclass filter = find(jni, "javax/management/NotificationFilter");
-  jclass notification = find(jni, "javax/management/Notification");
-  jclass info = find(jni, "com/sun/management/GarbageCollectionNotificationInfo");
-  jclass gc_info = find(jni, "com/sun/management/GcInfo");
   if (!abq || !lookup_class || !handles || !handle || !method_type || !proxies || !object || !klass || !boolean ||
-      !listener || !emitter || !filter || !notification || !info || !gc_info)
-    return false;
-  (void)filter;
-
+      !listener)
+    return nullptr;
   // queue = new ArrayBlockingQueue(capacity)
-  jobject queue = jni->NewObject(abq, jni->GetMethodID(abq, "<init>", "(I)V"), notification_capacity);
-  if (!jni_ok(jni, "new ArrayBlockingQueue") || queue == nullptr) return false;
+  queue = jni->NewObject(abq, jni->GetMethodID(abq, "<init>", "(I)V"), notification_capacity);
+  if (!jni_ok(jni, "new ArrayBlockingQueue") || queue == nullptr) return nullptr;
   // offer = publicLookup().findVirtual(ArrayBlockingQueue, "offer", methodType(boolean, Object)).bindTo(queue)
   // (publicLookup, not lookup(): there is no Java caller on this thread.)
   jobject lookup = jni->CallStaticObjectMethod(
@@ -105,17 +109,17 @@ bool GcMxBeans::install_listener(JNIEnv* jni) {
       method_type,
       jni->GetStaticMethodID(method_type, "methodType", "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;"),
       boolean_type, object);
-  if (!jni_ok(jni, "MethodType for offer") || lookup == nullptr || offer_type == nullptr) return false;
+  if (!jni_ok(jni, "MethodType for offer") || lookup == nullptr || offer_type == nullptr) return nullptr;
   jstring offer_name = jni->NewStringUTF("offer");
   jobject offer = jni->CallObjectMethod(
       lookup,
       jni->GetMethodID(lookup_class, "findVirtual",
                        "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;"),
       abq, offer_name, offer_type);
-  if (!jni_ok(jni, "findVirtual(ArrayBlockingQueue.offer)") || offer == nullptr) return false;
+  if (!jni_ok(jni, "findVirtual(ArrayBlockingQueue.offer)") || offer == nullptr) return nullptr;
   jobject bound = jni->CallObjectMethod(
       offer, jni->GetMethodID(handle, "bindTo", "(Ljava/lang/Object;)Ljava/lang/invoke/MethodHandle;"), queue);
-  if (!jni_ok(jni, "MethodHandle.bindTo") || bound == nullptr) return false;
+  if (!jni_ok(jni, "MethodHandle.bindTo") || bound == nullptr) return nullptr;
   // handle(notification, handback) = offer(notification): drop the handback.
   jobjectArray dropped = jni->NewObjectArray(1, klass, object);
   jobject two_args = jni->CallStaticObjectMethod(
@@ -123,26 +127,38 @@ bool GcMxBeans::install_listener(JNIEnv* jni) {
       jni->GetStaticMethodID(handles, "dropArguments",
                              "(Ljava/lang/invoke/MethodHandle;I[Ljava/lang/Class;)Ljava/lang/invoke/MethodHandle;"),
       bound, 1, dropped);
-  if (!jni_ok(jni, "MethodHandles.dropArguments") || two_args == nullptr) return false;
+  if (!jni_ok(jni, "MethodHandles.dropArguments") || two_args == nullptr) return nullptr;
   jobject proxy = jni->CallStaticObjectMethod(
       proxies,
       jni->GetStaticMethodID(proxies, "asInterfaceInstance",
                              "(Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;)Ljava/lang/Object;"),
       listener, two_args);
-  if (!jni_ok(jni, "MethodHandleProxies.asInterfaceInstance(NotificationListener)") || proxy == nullptr) return false;
+  if (!jni_ok(jni, "MethodHandleProxies.asInterfaceInstance(NotificationListener)")) return nullptr;
+  return proxy;
+}
 
+int GcMxBeans::register_listener(JNIEnv* jni, jobject listener) {
+  jclass emitter = find(jni, "javax/management/NotificationEmitter");
+  if (emitter == nullptr) return 0;
   jmethodID add = jni->GetMethodID(
       emitter, "addNotificationListener",
       "(Ljavax/management/NotificationListener;Ljavax/management/NotificationFilter;Ljava/lang/Object;)V");
-  if (!jni_ok(jni, "NotificationEmitter.addNotificationListener")) return false;
+  if (!jni_ok(jni, "NotificationEmitter.addNotificationListener")) return 0;
   int added = 0;
   for (jobject bean : beans_) {
     if (!jni->IsInstanceOf(bean, emitter)) continue;
-    jni->CallVoidMethod(bean, add, proxy, nullptr, nullptr);
+    jni->CallVoidMethod(bean, add, listener, nullptr, nullptr);
     if (jni_ok(jni, "addNotificationListener")) ++added;
   }
-  if (added == 0) return false;
+  return added;
+}
 
+bool GcMxBeans::resolve_notification_reader(JNIEnv* jni) {
+  jclass abq = find(jni, "java/util/concurrent/ArrayBlockingQueue");
+  jclass notification = find(jni, "javax/management/Notification");
+  jclass info = find(jni, "com/sun/management/GarbageCollectionNotificationInfo");
+  jclass gc_info = find(jni, "com/sun/management/GcInfo");
+  if (!abq || !notification || !info || !gc_info) return false;
   poll_ = jni->GetMethodID(abq, "poll", "()Ljava/lang/Object;");
   user_data_ = jni->GetMethodID(notification, "getUserData", "()Ljava/lang/Object;");
   info_from_ = jni->GetStaticMethodID(
@@ -156,8 +172,7 @@ bool GcMxBeans::install_listener(JNIEnv* jni) {
   gc_end_ = jni->GetMethodID(gc_info, "getEndTime", "()J");
   if (!jni_ok(jni, "GarbageCollectionNotificationInfo methods")) return false;
   info_class_ = static_cast<jclass>(jni->NewGlobalRef(info));
-  queue_ = jni->NewGlobalRef(queue);
-  return queue_ != nullptr;
+  return info_class_ != nullptr;
 }
 
 std::vector<GcBeanReading> GcMxBeans::read(JNIEnv* jni) {

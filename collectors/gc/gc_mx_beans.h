@@ -47,6 +47,12 @@ class GcMxBeans {
 
  private:
   bool install_listener(JNIEnv* jni);
+  // A NotificationListener whose handleNotification offers to a new bounded
+  // queue (returned in queue); null on failure. Local references.
+  jobject queue_listener(JNIEnv* jni, jobject& queue);
+  // Adds listener to every bean that emits; how many took it.
+  int register_listener(JNIEnv* jni, jobject listener);
+  bool resolve_notification_reader(JNIEnv* jni);
 
   bool tried_ = false;
   bool tried_listen_ = false;

@@ -84,6 +84,95 @@ bool GcPauseMatcher::inside(const Note& note, const RawGcPause& p, double slack)
   return s > ms(p.start_mono_ns) - 1 - slack && e <= ms(p.end_mono_ns) + slack;
 }
 
+bool GcPauseMatcher::fits_a_later_pause(const Note& note) const {
+  for (size_t i = 1; i < pending_.size(); ++i)
+    if (inside(note, pending_[i])) return true;
+  return false;
+}
+
+// True if a later pause fits this note and no other unused one: the note is
+// that pause's, however close it is to this one.
+bool GcPauseMatcher::needed_by_a_later_pause(const Note& note) const {
+  for (size_t i = 1; i < pending_.size(); ++i) {
+    if (!inside(note, pending_[i])) continue;
+    bool other = false;
+    for (const auto& o : notes_) other = other || (&o != &note && !o.used && inside(o, pending_[i]));
+    if (!other) return true;
+  }
+  return false;
+}
+
+std::vector<GcPauseMatcher::Note*> GcPauseMatcher::notes_inside(const RawGcPause& p) {
+  std::vector<Note*> taken;
+  for (auto& note : notes_) {
+    if (note.used || !inside(note, p)) continue;
+    // Pauses within a millisecond or so: leave a further collection that
+    // also fits a later pause to that pause.
+    if (!taken.empty() && fits_a_later_pause(note)) continue;
+    taken.push_back(&note);
+  }
+  return taken;
+}
+
+// Rarely (about one collection in a few thousand here) a notification misses
+// its pause by more than the slack. Notifications come in order and every
+// earlier pause is settled: an unused one between the previous pause and the
+// next is this pause's; take the closest.
+GcPauseMatcher::Note* GcPauseMatcher::closest_stray_note(const RawGcPause& p) {
+  const RawGcPause* next = pending_.size() > 1 ? &pending_[1] : nullptr;
+  double lo = last_settled_end_ms_ ? *last_settled_end_ms_ : -1e300;
+  double hi = next != nullptr ? ms(next->start_mono_ns) : 1e300;
+  Note* closest = nullptr;
+  double best = 0;
+  for (auto& note : notes_) {
+    double s = static_cast<double>(note.n.start_ms) + *offset_ms_;
+    double e = static_cast<double>(note.n.end_ms) + *offset_ms_;
+    if (note.used || s < lo - 1 || e > hi + slack_ms || needed_by_a_later_pause(note)) continue;
+    double distance = std::abs(s - ms(p.start_mono_ns));
+    if (distance <= near_ms && (closest == nullptr || distance < best)) closest = &note, best = distance;
+  }
+  return closest;
+}
+
+// The notifications of pause p, or nullopt while it should wait for more.
+std::optional<std::vector<GcPauseMatcher::Note*>> GcPauseMatcher::notes_of(const RawGcPause& p, int64_t now_mono_ns) {
+  // Notifications come in collection order, so once one starts after this
+  // pause ended, every notification of this pause is already here. A
+  // pause holding several collections gets their notifications within
+  // microseconds of each other: a short wait after the first is enough.
+  bool later_seen = false;
+  for (const auto& note : notes_)
+    later_seen = later_seen || static_cast<double>(note.n.start_ms) + *offset_ms_ > ms(p.end_mono_ns) + slack_ms;
+  std::vector<Note*> taken = notes_inside(p);
+  // A pause without a notification waits the grace period even if later
+  // ones arrived (early on, the offset rests on few samples and may still
+  // move), and longer while none has: the service thread that sends them
+  // can lag seconds behind on a saturated host.
+  int64_t age = now_mono_ns - p.end_mono_ns;
+  bool wait = taken.empty() ? (later_seen ? age < settle_delay_ns : age < give_up_delay_ns)
+                            : !later_seen && age < complete_delay_ns;
+  if (wait) return std::nullopt;
+  if (taken.empty())
+    if (Note* stray = closest_stray_note(p)) taken.push_back(stray);
+  return taken;
+}
+
+// Several collections in one pause: the pause is the last one's (the full
+// collection that Parallel's System.gc() runs after a scavenge, Serial's
+// full collection after a failed young one). Not the longest: a full
+// collection of an almost empty heap can be the shorter.
+void GcPauseMatcher::attribute(GcPause& settled, const std::vector<Note*>& taken) {
+  for (Note* note : taken) {
+    note->used = true;
+    settled.collections.push_back(note->n.gc);
+  }
+  if (!taken.empty()) {
+    settled.gc = taken.back()->n.gc;
+    settled.action = taken.back()->n.action;
+    settled.cause = taken.back()->n.cause;
+  }
+}
+
 std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notifications_available) {
   std::vector<GcPause> out;
   if (notifications_available) calibrate();
@@ -92,77 +181,9 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
     GcPause settled;
     settled.raw = p;
     if (notifications_available && offset_ms_) {
-      // Notifications come in collection order, so once one starts after this
-      // pause ended, every notification of this pause is already here. A
-      // pause holding several collections gets their notifications within
-      // microseconds of each other: a short wait after the first is enough.
-      bool later_seen = false;
-      for (const auto& note : notes_)
-        later_seen = later_seen || static_cast<double>(note.n.start_ms) + *offset_ms_ > ms(p.end_mono_ns) + slack_ms;
-      const RawGcPause* next = pending_.size() > 1 ? &pending_[1] : nullptr;
-      auto fits_a_later_pause = [&](const Note& note) {
-        for (size_t i = 1; i < pending_.size(); ++i)
-          if (inside(note, pending_[i])) return true;
-        return false;
-      };
-      // True if a later pause fits this note and no other unused one: the
-      // note is that pause's, however close it is to this one.
-      auto needed_by_a_later_pause = [&](const Note& note) {
-        for (size_t i = 1; i < pending_.size(); ++i) {
-          if (!inside(note, pending_[i])) continue;
-          bool other = false;
-          for (const auto& o : notes_) other = other || (&o != &note && !o.used && inside(o, pending_[i]));
-          if (!other) return true;
-        }
-        return false;
-      };
-      std::vector<Note*> taken;
-      for (auto& note : notes_) {
-        if (note.used || !inside(note, p)) continue;
-        // Pauses within a millisecond or so: leave a further collection that
-        // also fits a later pause to that pause.
-        if (!taken.empty() && fits_a_later_pause(note)) continue;
-        taken.push_back(&note);
-      }
-      // A pause without a notification waits the grace period even if later
-      // ones arrived (early on, the offset rests on few samples and may still
-      // move), and longer while none has: the service thread that sends them
-      // can lag seconds behind on a saturated host.
-      int64_t age = now_mono_ns - p.end_mono_ns;
-      bool wait = taken.empty() ? (later_seen ? age < settle_delay_ns : age < give_up_delay_ns)
-                                : !later_seen && age < complete_delay_ns;
-      if (wait) break;
-      if (taken.empty()) {
-        // Rarely (about one collection in a few thousand here) a notification
-        // misses its pause by more than the slack. Notifications come in
-        // order and every earlier pause is settled: an unused one between
-        // the previous pause and the next is this pause's; take the closest.
-        double lo = last_settled_end_ms_ ? *last_settled_end_ms_ : -1e300;
-        double hi = next != nullptr ? ms(next->start_mono_ns) : 1e300;
-        Note* closest = nullptr;
-        double best = 0;
-        for (auto& note : notes_) {
-          double s = static_cast<double>(note.n.start_ms) + *offset_ms_;
-          double e = static_cast<double>(note.n.end_ms) + *offset_ms_;
-          if (note.used || s < lo - 1 || e > hi + slack_ms || needed_by_a_later_pause(note)) continue;
-          double distance = std::abs(s - ms(p.start_mono_ns));
-          if (distance <= near_ms && (closest == nullptr || distance < best)) closest = &note, best = distance;
-        }
-        if (closest != nullptr) taken.push_back(closest);
-      }
-      // Several collections in one pause: the pause is the last one's (the
-      // full collection that Parallel's System.gc() runs after a scavenge,
-      // Serial's full collection after a failed young one). Not the longest:
-      // a full collection of an almost empty heap can be the shorter.
-      for (Note* note : taken) {
-        note->used = true;
-        settled.collections.push_back(note->n.gc);
-      }
-      if (!taken.empty()) {
-        settled.gc = taken.back()->n.gc;
-        settled.action = taken.back()->n.action;
-        settled.cause = taken.back()->n.cause;
-      }
+      auto taken = notes_of(p, now_mono_ns);
+      if (!taken) break;
+      attribute(settled, *taken);
     } else if (notifications_available && now_mono_ns - p.end_mono_ns < settle_delay_ns) {
       break;  // no offset yet: wait for notifications to calibrate with
     } else if (!notifications_available && !fallback_gc_.empty()) {
@@ -173,14 +194,18 @@ std::vector<GcPause> GcPauseMatcher::settle(int64_t now_mono_ns, bool notificati
     out.push_back(std::move(settled));
     pending_.pop_front();
   }
-  // Notifications older than every pending pause will never match.
+  forget_old_notes(now_mono_ns);
+  return out;
+}
+
+// Notifications older than every pending pause will never match.
+void GcPauseMatcher::forget_old_notes(int64_t now_mono_ns) {
   double oldest_pending = pending_.empty() ? ms(now_mono_ns) : ms(pending_.front().start_mono_ns);
   while (!notes_.empty() && offset_ms_ &&
          static_cast<double>(notes_.front().n.end_ms) + *offset_ms_ < oldest_pending - keep_ms) {
     if (!notes_.front().used) ++unmatched_notifications_;
     notes_.pop_front();
   }
-  return out;
 }
 
 }  // namespace jvmsight

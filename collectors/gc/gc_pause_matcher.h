@@ -81,6 +81,14 @@ class GcPauseMatcher {
   };
   void calibrate();
   bool inside(const Note& note, const RawGcPause& p, double slack = 0.5) const;
+  // The steps of settle(), for the oldest pending pause.
+  std::optional<std::vector<Note*>> notes_of(const RawGcPause& p, int64_t now_mono_ns);
+  std::vector<Note*> notes_inside(const RawGcPause& p);
+  Note* closest_stray_note(const RawGcPause& p);
+  bool fits_a_later_pause(const Note& note) const;
+  bool needed_by_a_later_pause(const Note& note) const;
+  static void attribute(GcPause& settled, const std::vector<Note*>& taken);
+  void forget_old_notes(int64_t now_mono_ns);
 
   std::deque<RawGcPause> pending_;
   std::deque<Note> notes_;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <ostream>
+
 namespace jvmsight {
 namespace {
 
@@ -50,6 +53,15 @@ struct BadOption {
   const char* message_part;
 };
 
+void PrintTo(const BadOption& b, std::ostream* os) { *os << '"' << b.text << '"'; }
+
+// "port=1,,log=info" -> "3_port_1__log_info": the case names itself when it fails.
+std::string bad_option_name(const ::testing::TestParamInfo<BadOption>& i) {
+  std::string name = std::to_string(i.index) + "_";
+  for (const char* c = i.param.text; *c; ++c) name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+  return name;
+}
+
 class OptionErrors : public ::testing::TestWithParam<BadOption> {};
 
 TEST_P(OptionErrors, NamesTheProblemAndWhatIsAccepted) {
@@ -70,7 +82,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadOption{"host=example.com", "bad host 'example.com' (expected a numeric IPv4 or IPv6"},
                       BadOption{"host=", "bad host ''"}, BadOption{"portfile=", "bad portfile ''"},
                       BadOption{"native_states=yes", "bad native_states 'yes' (expected auto, on or off)"},
-                      BadOption{"log=loud", "bad log level 'loud' (expected off, error, warn, info or debug)"}));
+                      BadOption{"log=loud", "bad log level 'loud' (expected off, error, warn, info or debug)"}),
+    bad_option_name);
 
 // The list every "unknown option" message shows names exactly the keys the
 // parser knows.
