@@ -171,8 +171,7 @@ void Agent::build_collectors(JNIEnv* jni) {
   thread_states_ = std::make_unique<ThreadStateCollector>(*thread_source_, virtual_threads_);
   collectors_.add("threads", *thread_states_);
   std::optional<bool> notifications;
-  if (options_.gc_notifications != Tristate::auto_)
-    notifications = options_.gc_notifications == Tristate::on;
+  if (options_.gc_notifications != Tristate::auto_) notifications = options_.gc_notifications == Tristate::on;
   gc_ = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
   gc_->poll();  // installs the GC notification listener before the first pause we time
   collectors_.add("gc", *gc_);
@@ -195,10 +194,11 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   if (!lock_source_) {
     lock_source_ = std::make_unique<MxBeanLockGraphSource>(*thread_info_);
     if (options_.deadlock_check_ms > 0)
-      log::info("deadlock check: JVM TI contended-monitor capabilities are granted only at startup; using "
-                "ThreadMXBean.findDeadlockedThreads every ",
-                std::max<long long>(options_.deadlock_check_ms, fallback_check_interval.count()),
-                " ms instead (stops the world briefly; no lock holder metrics)");
+      log::info(
+          "deadlock check: JVM TI contended-monitor capabilities are granted only at startup; using "
+          "ThreadMXBean.findDeadlockedThreads every ",
+          std::max<long long>(options_.deadlock_check_ms, fallback_check_interval.count()),
+          " ms instead (stops the world briefly; no lock holder metrics)");
   }
   MonitorContentionCollector::TagResolver resolver;
   if (capabilities_.tag_objects)
@@ -213,9 +213,9 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
     log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
                "):\n", deadlocks_text({deadlock_reports_->describe(cycle)}));
   };
-  deadlock_detector_ = std::make_unique<DeadlockDetector>(
-      *lock_source_, on_deadlock, deadlock_confirm_delay,
-      [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
+  deadlock_detector_ =
+      std::make_unique<DeadlockDetector>(*lock_source_, on_deadlock, deadlock_confirm_delay,
+                                         [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
   MonitorContentionCollector* contention = contention_collector_.get();
   deadlock_detector_->set_class_sink(
       [contention](const std::map<int32_t, std::string>& classes) { contention->learn_classes(classes); });
@@ -231,8 +231,9 @@ void Agent::start_http() {
   }));
   if (options_.details) {
     routes.push_back(threads_endpoint([this] {
-      return agent_thread_.call<std::optional<std::vector<ThreadRecord>>>(
-                 [this] { return thread_info_ ? thread_info_->dump_all() : std::nullopt; }, snapshot_timeout)
+      return agent_thread_
+          .call<std::optional<std::vector<ThreadRecord>>>(
+              [this] { return thread_info_ ? thread_info_->dump_all() : std::nullopt; }, snapshot_timeout)
           .value_or(std::nullopt);
     }));
     routes.push_back(deadlocks_endpoint([this] {

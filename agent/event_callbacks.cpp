@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <exception>
 
-#include "common/jvm_calls.h"
 #include "common/clock.h"
+#include "common/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {

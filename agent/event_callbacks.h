@@ -17,9 +17,9 @@ namespace jvmsight {
 
 // What the callbacks may touch, and nothing else. Lives as long as the JVM.
 struct EventSinks {
-  ThreadRoster* threads = nullptr;                // ThreadStart/End: its change counter
+  ThreadRoster* threads = nullptr;  // ThreadStart/End: its change counter
   VirtualThreadCounter* virtual_threads = nullptr;
-  GcPauseRecorder* gc_pauses = nullptr;            // VM stopped: clocks and a ring only
+  GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;
   bool tag_locks = false;  // SetTag a lock on its first contention (can_tag_objects)
   // Lifecycle, not hot: VMInit (startup only) and VMDeath.

@@ -11,7 +11,7 @@ bool is_jdk_tool(std::string_view command) {
     std::string_view module = main.substr(0, slash);
     return module.rfind("jdk.", 0) == 0 || module.rfind("java.", 0) == 0;
   }
-  static constexpr std::string_view tool_packages[] = {"sun.tools.", "com.sun.tools.", "sun.security.tools.",
+  static constexpr std::string_view tool_packages[] = {"sun.tools.",    "com.sun.tools.",    "sun.security.tools.",
                                                        "jdk.internal.", "jdk.jfr.internal.", "sun.launcher."};
   for (auto prefix : tool_packages)
     if (main.rfind(prefix, 0) == 0) return true;

@@ -51,10 +51,14 @@ bool parse_span_min_ms(std::string_view v, int64_t& out_ns) {
 }
 
 bool parse_tristate(std::string_view v, Tristate& out) {
-  if (v == "auto") out = Tristate::auto_;
-  else if (v == "on") out = Tristate::on;
-  else if (v == "off") out = Tristate::off;
-  else return false;
+  if (v == "auto")
+    out = Tristate::auto_;
+  else if (v == "on")
+    out = Tristate::on;
+  else if (v == "off")
+    out = Tristate::off;
+  else
+    return false;
   return true;
 }
 
@@ -110,8 +114,7 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_tristate(v, o.gc_notifications); }},
     {"details", "details", "on or off; off removes /threads and /deadlocks",
      [](std::string_view v, Options& o) { return parse_on_off(v, o.details); }},
-    {"deadlock_check_ms", "deadlock_check_ms",
-     "milliseconds from 50 to 60000, or 0 to turn the background check off",
+    {"deadlock_check_ms", "deadlock_check_ms", "milliseconds from 50 to 60000, or 0 to turn the background check off",
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
      }},
@@ -159,7 +162,8 @@ ParsedOptions parse_options(std::string_view text) {
     }
     size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      result.error = "option " + quoted(item) + " has no value (expected key=value; keys: " + accepted_option_keys() + ")";
+      result.error =
+          "option " + quoted(item) + " has no value (expected key=value; keys: " + accepted_option_keys() + ")";
       return result;
     }
     std::string_view key = item.substr(0, eq);
@@ -177,8 +181,8 @@ ParsedOptions parse_options(std::string_view text) {
       return result;
     }
     if (!spec->apply(value, result.options)) {
-      result.error = "bad " + std::string(spec->what) + " " + quoted(value) + " (expected " +
-                     std::string(spec->expected) + ")";
+      result.error =
+          "bad " + std::string(spec->what) + " " + quoted(value) + " (expected " + std::string(spec->expected) + ")";
       return result;
     }
   }

@@ -27,10 +27,10 @@ struct Options {
   // GC pauses at least this long become span records (0: every pause).
   int64_t gc_span_min_ns = 0;
   Tristate gc_notifications = Tristate::auto_;
-  bool details = true;                 // serve /threads and /deadlocks (they show stacks and thread names)
-  int deadlock_check_ms = 500;         // background deadlock check interval; 0 turns it off
-  int lock_classes = 20;               // top K lock classes labelled in contention metrics
-  bool contention = true;              // JVM TI monitor contention and wait events
+  bool details = true;          // serve /threads and /deadlocks (they show stacks and thread names)
+  int deadlock_check_ms = 500;  // background deadlock check interval; 0 turns it off
+  int lock_classes = 20;        // top K lock classes labelled in contention metrics
+  bool contention = true;       // JVM TI monitor contention and wait events
   // Contended entries timed per second before sampling starts; 0 = time all.
   int contention_sampling = 1000;
 };

@@ -41,8 +41,10 @@ class LocalFrame {
  public:
   LocalFrame(JNIEnv* jni, jint capacity) : jni_(jni), pushed_(jni->PushLocalFrame(capacity) == 0) {}
   ~LocalFrame() {
-    if (pushed_) jni_->PopLocalFrame(nullptr);
-    else jni_->ExceptionClear();  // PushLocalFrame failed with OutOfMemoryError
+    if (pushed_)
+      jni_->PopLocalFrame(nullptr);
+    else
+      jni_->ExceptionClear();  // PushLocalFrame failed with OutOfMemoryError
   }
   LocalFrame(const LocalFrame&) = delete;
   LocalFrame& operator=(const LocalFrame&) = delete;

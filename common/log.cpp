@@ -10,9 +10,12 @@ std::atomic<Level> current{Level::info};
 
 const char* prefix(Level l) {
   switch (l) {
-    case Level::error: return "jvmsight: error: ";
-    case Level::warn: return "jvmsight: warning: ";
-    default: return "jvmsight: ";
+    case Level::error:
+      return "jvmsight: error: ";
+    case Level::warn:
+      return "jvmsight: warning: ";
+    default:
+      return "jvmsight: ";
   }
 }
 }  // namespace
@@ -21,9 +24,11 @@ void set_level(Level l) { current.store(l, std::memory_order_relaxed); }
 Level level() { return current.load(std::memory_order_relaxed); }
 
 bool parse_level(std::string_view text, Level& out) {
-  static constexpr std::pair<std::string_view, Level> names[] = {
-      {"off", Level::off}, {"error", Level::error}, {"warn", Level::warn},
-      {"info", Level::info}, {"debug", Level::debug}};
+  static constexpr std::pair<std::string_view, Level> names[] = {{"off", Level::off},
+                                                                 {"error", Level::error},
+                                                                 {"warn", Level::warn},
+                                                                 {"info", Level::info},
+                                                                 {"debug", Level::debug}};
   for (const auto& [name, l] : names) {
     if (text == name) {
       out = l;

@@ -28,9 +28,21 @@ void at(Level l, const Parts&... parts) {
   write_line(l, out.str());
 }
 
-template <class... P> void error(const P&... p) { at(Level::error, p...); }
-template <class... P> void warn(const P&... p) { at(Level::warn, p...); }
-template <class... P> void info(const P&... p) { at(Level::info, p...); }
-template <class... P> void debug(const P&... p) { at(Level::debug, p...); }
+template <class... P>
+void error(const P&... p) {
+  at(Level::error, p...);
+}
+template <class... P>
+void warn(const P&... p) {
+  at(Level::warn, p...);
+}
+template <class... P>
+void info(const P&... p) {
+  at(Level::info, p...);
+}
+template <class... P>
+void debug(const P&... p) {
+  at(Level::debug, p...);
+}
 
 }  // namespace jvmsight::log

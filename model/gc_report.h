@@ -8,9 +8,9 @@
 namespace jvmsight {
 
 struct GcReport {
-  bool pause_events = false;      // JVM TI GarbageCollectionStart/Finish granted
-  bool notifications = false;     // collector/action/cause available
-  uint64_t pauses = 0;            // JVM TI pauses seen since load
+  bool pause_events = false;              // JVM TI GarbageCollectionStart/Finish granted
+  bool notifications = false;             // collector/action/cause available
+  uint64_t pauses = 0;                    // JVM TI pauses seen since load
   std::vector<SpanRecord> recent_pauses;  // newest last
   std::vector<SpanRecord> queued_spans;   // waiting for an exporter
   size_t span_queue_capacity = 0;

@@ -14,8 +14,8 @@
 namespace jvmsight {
 
 struct SpanRecord {
-  std::string name;              // e.g. "gc.pause"
-  int64_t start_unix_ns = 0;     // wall clock
+  std::string name;           // e.g. "gc.pause"
+  int64_t start_unix_ns = 0;  // wall clock
   int64_t end_unix_ns = 0;
   std::vector<Label> attributes;  // e.g. gc, action, cause
 };

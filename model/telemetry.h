@@ -31,9 +31,9 @@ struct SummaryValue {
 
 struct Sample {
   std::vector<Label> labels;
-  double value = 0;           // gauge and counter
-  HistogramValue histogram;   // histogram only
-  SummaryValue summary;       // summary only
+  double value = 0;          // gauge and counter
+  HistogramValue histogram;  // histogram only
+  SummaryValue summary;      // summary only
 };
 
 struct MetricFamily {

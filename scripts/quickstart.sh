@@ -12,7 +12,7 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # What the agent and the demo need; the tests add gtest and promtool (Debian's
 # prometheus package, for `promtool check metrics`).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
-TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3)
+TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3 clang-format)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {

@@ -31,8 +31,10 @@ void GcCollector::set_up() {
   bool concurrent = false;
   std::vector<std::string> stop_the_world;
   for (const auto& name : beans_.names()) {
-    if (GcMxBeans::is_cycle_collector(name)) concurrent = true;
-    else stop_the_world.push_back(name);
+    if (GcMxBeans::is_cycle_collector(name))
+      concurrent = true;
+    else
+      stop_the_world.push_back(name);
   }
   if (notifications_.value_or(!concurrent)) beans_.listen(jni_);
   if (stop_the_world.size() == 1) matcher_.set_fallback_collector(stop_the_world.front());

@@ -14,8 +14,8 @@
 #include "collectors/gc/gc_mx_beans.h"
 #include "collectors/gc/gc_pause_matcher.h"
 #include "collectors/gc/gc_pause_recorder.h"
-#include "model/gc_report.h"
 #include "collectors/gc/pause_histogram.h"
+#include "model/gc_report.h"
 #include "model/span.h"
 
 namespace jvmsight {
@@ -48,7 +48,7 @@ class GcCollector : public Collector {
   bool set_up_ = false;
   GcMxBeans beans_;
   GcPauseMatcher matcher_;
-  std::map<std::string, PauseHistogram> histograms_;  // by collector
+  std::map<std::string, PauseHistogram> histograms_;       // by collector
   std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
   int64_t max_since_scrape_ns_ = 0;
   std::deque<SpanRecord> recent_;

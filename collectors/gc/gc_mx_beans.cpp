@@ -107,14 +107,16 @@ jobject GcMxBeans::queue_listener(JNIEnv* jni, jobject& queue) {
       jni->GetStaticObjectField(boolean, jni->GetStaticFieldID(boolean, "TYPE", "Ljava/lang/Class;"));
   jobject offer_type = jni->CallStaticObjectMethod(
       method_type,
-      jni->GetStaticMethodID(method_type, "methodType", "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;"),
+      jni->GetStaticMethodID(method_type, "methodType",
+                             "(Ljava/lang/Class;Ljava/lang/Class;)Ljava/lang/invoke/MethodType;"),
       boolean_type, object);
   if (!jni_ok(jni, "MethodType for offer") || lookup == nullptr || offer_type == nullptr) return nullptr;
   jstring offer_name = jni->NewStringUTF("offer");
   jobject offer = jni->CallObjectMethod(
       lookup,
-      jni->GetMethodID(lookup_class, "findVirtual",
-                       "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;"),
+      jni->GetMethodID(
+          lookup_class, "findVirtual",
+          "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;"),
       abq, offer_name, offer_type);
   if (!jni_ok(jni, "findVirtual(ArrayBlockingQueue.offer)") || offer == nullptr) return nullptr;
   jobject bound = jni->CallObjectMethod(
@@ -162,7 +164,8 @@ bool GcMxBeans::resolve_notification_reader(JNIEnv* jni) {
   poll_ = jni->GetMethodID(abq, "poll", "()Ljava/lang/Object;");
   user_data_ = jni->GetMethodID(notification, "getUserData", "()Ljava/lang/Object;");
   info_from_ = jni->GetStaticMethodID(
-      info, "from", "(Ljavax/management/openmbean/CompositeData;)Lcom/sun/management/GarbageCollectionNotificationInfo;");
+      info, "from",
+      "(Ljavax/management/openmbean/CompositeData;)Lcom/sun/management/GarbageCollectionNotificationInfo;");
   info_name_ = jni->GetMethodID(info, "getGcName", "()Ljava/lang/String;");
   info_action_ = jni->GetMethodID(info, "getGcAction", "()Ljava/lang/String;");
   info_cause_ = jni->GetMethodID(info, "getGcCause", "()Ljava/lang/String;");

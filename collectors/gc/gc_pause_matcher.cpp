@@ -56,9 +56,8 @@ void GcPauseMatcher::calibrate() {
   }
   if (events.empty()) return;
   // At equal positions process ends before starts: intervals are half-open.
-  std::sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : a.second < b.second;
-  });
+  std::sort(events.begin(), events.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
   int depth = 0, best = 0;
   double best_lo = 0, best_hi = 0;
   int previous_depth = 0;

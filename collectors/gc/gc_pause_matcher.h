@@ -25,10 +25,10 @@
 namespace jvmsight {
 
 struct GcNotification {
-  std::string gc;      // GarbageCollectorMXBean name, e.g. "G1 Young Generation"
-  std::string action;  // e.g. "end of minor GC"
-  std::string cause;   // e.g. "G1 Evacuation Pause", "System.gc()"
-  int64_t id = 0;      // the collector's collection number
+  std::string gc;        // GarbageCollectorMXBean name, e.g. "G1 Young Generation"
+  std::string action;    // e.g. "end of minor GC"
+  std::string cause;     // e.g. "G1 Evacuation Pause", "System.gc()"
+  int64_t id = 0;        // the collector's collection number
   int64_t start_ms = 0;  // GcInfo start/end: ms since the JVM's GC time origin
   int64_t end_ms = 0;
 };
@@ -92,7 +92,7 @@ class GcPauseMatcher {
 
   std::deque<RawGcPause> pending_;
   std::deque<Note> notes_;
-  std::deque<RawGcPause> recent_pauses_;   // calibration window
+  std::deque<RawGcPause> recent_pauses_;  // calibration window
   std::deque<GcNotification> recent_notes_;
   std::optional<double> offset_ms_;
   std::optional<double> last_settled_end_ms_;

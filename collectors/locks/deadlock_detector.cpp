@@ -42,17 +42,18 @@ void DeadlockDetector::check() {
     // refusal now and then, e.g. while the JVM exits).
     if (++failures_in_a_row_ == 3 && !said_unavailable_) {
       said_unavailable_ = true;
-      log::warn("deadlock detection unavailable: neither JVM TI nor ThreadMXBean answered; "
-                "jvm_threads_deadlocked stays 0 (see jvmsight_deadlock_check_failures_total)");
+      log::warn(
+          "deadlock detection unavailable: neither JVM TI nor ThreadMXBean answered; "
+          "jvm_threads_deadlocked stays 0 (see jvmsight_deadlock_check_failures_total)");
     }
     return;
   }
   failures_in_a_row_ = 0;
-  std::vector<DeadlockCycle> still;      // confirmed before and seen again
+  std::vector<DeadlockCycle> still;       // confirmed before and seen again
   std::vector<DeadlockCycle> candidates;  // new: need a second look
   for (auto& c : *first) {
-    bool known = std::any_of(confirmed_.begin(), confirmed_.end(),
-                             [&](const DeadlockCycle& k) { return k.key() == c.key(); });
+    bool known =
+        std::any_of(confirmed_.begin(), confirmed_.end(), [&](const DeadlockCycle& k) { return k.key() == c.key(); });
     (known ? still : candidates).push_back(std::move(c));
   }
   if (!candidates.empty()) {
@@ -61,8 +62,8 @@ void DeadlockDetector::check() {
     std::vector<DeadlockCycle> confirmed_now;
     if (second) {
       for (auto& c : candidates) {
-        bool again = std::any_of(second->begin(), second->end(),
-                                 [&](const DeadlockCycle& s) { return s.key() == c.key(); });
+        bool again =
+            std::any_of(second->begin(), second->end(), [&](const DeadlockCycle& s) { return s.key() == c.key(); });
         if (again) confirmed_now.push_back(std::move(c));
       }
     }
@@ -106,8 +107,7 @@ void DeadlockDetector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_deadlock_cycles", MetricType::gauge,
                         "Deadlock cycles found by the background check (each confirmed by a second scan)"),
              static_cast<double>(confirmed_.size()));
-  add_sample(add_family(out, "jvmsight_deadlock_checks_total", MetricType::counter,
-                        "Background deadlock checks run"),
+  add_sample(add_family(out, "jvmsight_deadlock_checks_total", MetricType::counter, "Background deadlock checks run"),
              static_cast<double>(checks_));
   add_sample(add_family(out, "jvmsight_deadlock_check_failures_total", MetricType::counter,
                         "Background deadlock checks the JVM refused"),

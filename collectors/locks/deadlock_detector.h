@@ -53,7 +53,7 @@ class DeadlockDetector : public Collector {
   bool said_unavailable_ = false;
   double last_check_seconds_ = 0;
   double max_check_seconds_ = 0;
-  std::vector<double> recent_seconds_;  // ring of the last recent_checks durations
+  std::vector<double> recent_seconds_;      // ring of the last recent_checks durations
   std::vector<double> recent_cpu_seconds_;  // the agent thread's CPU time for the same checks
   size_t recent_next_ = 0;
   static constexpr size_t recent_checks = 32;

@@ -4,8 +4,8 @@
 #include <chrono>
 
 #include "collectors/locks/java_lock_scan.h"
-#include "common/jvm_calls.h"
 #include "collectors/locks/tagged_lock_classes.h"
+#include "common/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -29,9 +29,12 @@ struct JvmtiLockGraphSource::Waiter {
 };
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
-                                           std::atomic<bool>* blocked_anew,
-                                           const VirtualThreadCounter* virtual_threads)
-    : jvmti_(jvmti), jni_(jni), roster_(roster), monitor_usage_(monitor_usage), virtual_threads_(virtual_threads),
+                                           std::atomic<bool>* blocked_anew, const VirtualThreadCounter* virtual_threads)
+    : jvmti_(jvmti),
+      jni_(jni),
+      roster_(roster),
+      monitor_usage_(monitor_usage),
+      virtual_threads_(virtual_threads),
       blocked_anew_(blocked_anew) {
   // The roster resolves java.lang.Thread's layout (tid, status word, park blocker).
   if (!roster_.update(jni, jvmti)) return;

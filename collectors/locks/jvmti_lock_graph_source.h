@@ -46,9 +46,9 @@ class JvmtiLockGraphSource : public LockGraphSource {
   struct Waiter;
   // What one scan does, decided before it starts.
   struct Plan {
-    bool full = false;       // ScanDepth::full: every waiter, owners wherever they run, all named
-    bool from_java = false;  // candidates came from the Java pass (else: every thread)
-    bool reuse = false;      // the monitor edges of the last scan still hold
+    bool full = false;             // ScanDepth::full: every waiter, owners wherever they run, all named
+    bool from_java = false;        // candidates came from the Java pass (else: every thread)
+    bool reuse = false;            // the monitor edges of the last scan still hold
     std::vector<jint> candidates;  // indices into the roster's threads
   };
   ThreadKey key_of(jthread t);

@@ -17,8 +17,10 @@ void LockQueueCollector::collect(MetricFamilies& out) {
   std::sort(classes.begin(), classes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   size_t other = 0;
   for (size_t i = 0; i < classes.size(); ++i) {
-    if (i < lock_classes_) add_sample(parked, static_cast<double>(classes[i].second), {{"lock_class", classes[i].first}});
-    else other += classes[i].second;
+    if (i < lock_classes_)
+      add_sample(parked, static_cast<double>(classes[i].second), {{"lock_class", classes[i].first}});
+    else
+      other += classes[i].second;
   }
   if (other > 0) add_sample(parked, static_cast<double>(other), {{"lock_class", "other"}});
 

@@ -63,7 +63,8 @@ void MonitorContentionCollector::absorb(Clock::time_point now) {
     it = pending_.erase(it);
   }
   std::vector<std::pair<std::string, WaitTotals>> ranked(resolved.begin(), resolved.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second.sum_ns > b.second.sum_ns; });
+  std::sort(ranked.begin(), ranked.end(),
+            [](const auto& a, const auto& b) { return a.second.sum_ns > b.second.sum_ns; });
   for (const auto& [cls, totals] : ranked) {
     if (!labelled_.count(cls) && labelled_.size() < lock_classes_) labelled_.insert(cls);
     by_label_[labelled_.count(cls) ? cls : std::string(other_label)].add(totals);
@@ -98,12 +99,14 @@ void MonitorContentionCollector::collect(MetricFamilies& out) {
   add_histogram(add_family(out, "jvmsight_monitor_wait_seconds", MetricType::histogram,
                            "Time spent in Object.wait (waiting, not contention)"),
                 w);
-  add_sample(add_family(out, "jvmsight_monitor_contention_untracked_total", MetricType::counter,
-                        "Contended entries on lock objects beyond the agent's table, counted under lock_class=\"other\""),
-             static_cast<double>(recorder_.overflowed()));
-  add_sample(add_family(out, "jvmsight_monitor_contended_untimed_total", MetricType::counter,
-                        "Contended entries whose start was not seen (e.g. began before the agent attached); not counted"),
-             static_cast<double>(recorder_.untimed()));
+  add_sample(
+      add_family(out, "jvmsight_monitor_contention_untracked_total", MetricType::counter,
+                 "Contended entries on lock objects beyond the agent's table, counted under lock_class=\"other\""),
+      static_cast<double>(recorder_.overflowed()));
+  add_sample(
+      add_family(out, "jvmsight_monitor_contended_untimed_total", MetricType::counter,
+                 "Contended entries whose start was not seen (e.g. began before the agent attached); not counted"),
+      static_cast<double>(recorder_.untimed()));
   add_sample(add_family(out, "jvmsight_monitor_contention_sampling_interval", MetricType::gauge,
                         "1 when every contended entry is timed; N when one in N is, each counting for N "
                         "(above the contention_sampling rate)"),

@@ -14,9 +14,9 @@
 #include <chrono>
 #include <functional>
 #include <map>
-#include <vector>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "collectors/collector.h"
 #include "collectors/locks/contention_sampler.h"
@@ -34,8 +34,11 @@ class MonitorContentionCollector : public Collector {
 
   MonitorContentionCollector(MonitorContentionRecorder& recorder, size_t lock_classes, bool events_enabled,
                              TagResolver resolver = nullptr, ContentionSampler sampler = ContentionSampler(0))
-      : recorder_(recorder), lock_classes_(lock_classes), events_enabled_(events_enabled),
-        resolver_(std::move(resolver)), sampler_(sampler) {}
+      : recorder_(recorder),
+        lock_classes_(lock_classes),
+        events_enabled_(events_enabled),
+        resolver_(std::move(resolver)),
+        sampler_(sampler) {}
 
   void learn_classes(const std::map<int32_t, std::string>& classes);
   void collect(MetricFamilies& out) override;

@@ -7,8 +7,8 @@ namespace jvmsight {
 void WaitHistogram::record(uint64_t ns, uint32_t weight_shift) {
   // Bounds in ns, compared as integers: no floating point on the hot path.
   static constexpr std::array<uint64_t, wait_bucket_count> bounds_ns = {
-      10'000, 100'000, 500'000, 1'000'000, 5'000'000, 10'000'000, 50'000'000,
-      100'000'000, 500'000'000, 1'000'000'000, 5'000'000'000, 10'000'000'000};
+      10'000,     100'000,     500'000,     1'000'000,     5'000'000,     10'000'000,
+      50'000'000, 100'000'000, 500'000'000, 1'000'000'000, 5'000'000'000, 10'000'000'000};
   size_t b = 0;
   while (b < wait_bucket_count && ns > bounds_ns[b]) ++b;
   // Two atomic adds per event (the count is the sum of the buckets): hot

@@ -159,8 +159,7 @@ struct ThreadStamp {
     return static_cast<uint32_t>((enter_stamp >> (1 + slot_bits)) & max_weight_shift);
   }
   static constexpr uint64_t since(uint64_t stamp, uint64_t now_ns) {
-    return is_enter(stamp) ? (now_ns - (stamp >> enter_shift)) & enter_mask
-                           : (now_ns - (stamp >> 1)) & wait_mask;
+    return is_enter(stamp) ? (now_ns - (stamp >> enter_shift)) & enter_mask : (now_ns - (stamp >> 1)) & wait_mask;
   }
 };
 

@@ -1,7 +1,7 @@
 #include "collectors/locks/tagged_lock_classes.h"
 
-#include "common/jvm_calls.h"
 #include "collectors/locks/monitor_contention_recorder.h"
+#include "common/jvm_calls.h"
 
 namespace jvmsight {
 

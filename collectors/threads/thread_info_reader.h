@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "model/thread_record.h"
 #include "collectors/threads/thread_mx_bean.h"
+#include "model/thread_record.h"
 
 namespace jvmsight {
 
@@ -41,8 +41,7 @@ class ThreadInfoReader {
   JNIEnv* jni_;
   ThreadMxBean& mx_;
   bool tried_ = false, ready_ = false;
-  jmethodID find_deadlocked_ = nullptr, find_monitor_deadlocked_ = nullptr, get_infos_ = nullptr,
-            dump_all_ = nullptr;
+  jmethodID find_deadlocked_ = nullptr, find_monitor_deadlocked_ = nullptr, get_infos_ = nullptr, dump_all_ = nullptr;
   jmethodID ti_id_ = nullptr, ti_name_ = nullptr, ti_state_ = nullptr, ti_lock_ = nullptr, ti_owner_id_ = nullptr,
             ti_owner_name_ = nullptr, ti_stack_ = nullptr, ti_monitors_ = nullptr, ti_synchronizers_ = nullptr,
             ti_daemon_ = nullptr, ti_priority_ = nullptr, ti_native_ = nullptr, ti_suspended_ = nullptr;

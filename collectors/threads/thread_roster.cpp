@@ -37,7 +37,8 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
   // Threads already listed keep their references; new ones get theirs.
   std::unordered_map<jlong, std::pair<jthread, jobject>> known;
   known.reserve(threads_.size());
-  for (size_t i = 0; i < threads_.size(); ++i) known.emplace(layout_.id(jni, threads_[i]), std::pair(threads_[i], holders_[i]));
+  for (size_t i = 0; i < threads_.size(); ++i)
+    known.emplace(layout_.id(jni, threads_[i]), std::pair(threads_[i], holders_[i]));
   std::vector<jthread> threads;
   std::vector<jobject> holders;
   threads.reserve(static_cast<size_t>(count));

@@ -14,12 +14,18 @@ std::string_view name_of(ThreadSubState s) {
 
 JavaThreadState java_state_of(jint st) {
   switch (st & JVMTI_JAVA_LANG_THREAD_STATE_MASK) {
-    case JVMTI_JAVA_LANG_THREAD_STATE_TERMINATED: return JavaThreadState::TERMINATED;
-    case JVMTI_JAVA_LANG_THREAD_STATE_RUNNABLE: return JavaThreadState::RUNNABLE;
-    case JVMTI_JAVA_LANG_THREAD_STATE_BLOCKED: return JavaThreadState::BLOCKED;
-    case JVMTI_JAVA_LANG_THREAD_STATE_WAITING: return JavaThreadState::WAITING;
-    case JVMTI_JAVA_LANG_THREAD_STATE_TIMED_WAITING: return JavaThreadState::TIMED_WAITING;
-    case JVMTI_JAVA_LANG_THREAD_STATE_NEW: return JavaThreadState::NEW;
+    case JVMTI_JAVA_LANG_THREAD_STATE_TERMINATED:
+      return JavaThreadState::TERMINATED;
+    case JVMTI_JAVA_LANG_THREAD_STATE_RUNNABLE:
+      return JavaThreadState::RUNNABLE;
+    case JVMTI_JAVA_LANG_THREAD_STATE_BLOCKED:
+      return JavaThreadState::BLOCKED;
+    case JVMTI_JAVA_LANG_THREAD_STATE_WAITING:
+      return JavaThreadState::WAITING;
+    case JVMTI_JAVA_LANG_THREAD_STATE_TIMED_WAITING:
+      return JavaThreadState::TIMED_WAITING;
+    case JVMTI_JAVA_LANG_THREAD_STATE_NEW:
+      return JavaThreadState::NEW;
     default:
       // Not a combination the spec defines; an alive thread that is neither
       // blocked nor waiting is running as far as Thread.getState() goes.
@@ -34,11 +40,16 @@ JavaThreadState java_state_of(jint st) {
 
 bool has_sub_state(jint st, ThreadSubState s) {
   switch (s) {
-    case ThreadSubState::parked: return st & JVMTI_THREAD_STATE_PARKED;
-    case ThreadSubState::sleeping: return st & JVMTI_THREAD_STATE_SLEEPING;
-    case ThreadSubState::object_wait: return st & JVMTI_THREAD_STATE_IN_OBJECT_WAIT;
-    case ThreadSubState::native: return st & JVMTI_THREAD_STATE_IN_NATIVE;
-    case ThreadSubState::suspended: return st & JVMTI_THREAD_STATE_SUSPENDED;
+    case ThreadSubState::parked:
+      return st & JVMTI_THREAD_STATE_PARKED;
+    case ThreadSubState::sleeping:
+      return st & JVMTI_THREAD_STATE_SLEEPING;
+    case ThreadSubState::object_wait:
+      return st & JVMTI_THREAD_STATE_IN_OBJECT_WAIT;
+    case ThreadSubState::native:
+      return st & JVMTI_THREAD_STATE_IN_NATIVE;
+    case ThreadSubState::suspended:
+      return st & JVMTI_THREAD_STATE_SUSPENDED;
   }
   return false;
 }

@@ -13,20 +13,26 @@ namespace {
 
 const char* reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 503: return "Service Unavailable";
-    default: return "Internal Server Error";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Internal Server Error";
   }
 }
 
 void send(mg_connection* conn, const HttpResponse& r, bool head) {
   std::string header = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) +
-                       "\r\nContent-Type: " + r.content_type +
-                       "\r\nContent-Length: " + std::to_string(r.body.size()) +
+                       "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " + std::to_string(r.body.size()) +
                        "\r\nCache-Control: no-store\r\nConnection: close\r\n";
   if (r.status == 405) header += "Allow: GET, HEAD\r\n";
   header += "\r\n";
@@ -50,13 +56,9 @@ std::unique_ptr<HttpServer> HttpServer::start(const std::string& host, int port,
   server->routes_ = std::move(routes);
   bool ipv6 = host.find(':') != std::string::npos;
   std::string listen = (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-  const char* config[] = {
-      "listening_ports", listen.c_str(),
-      // Scrapes are short and rare; a few workers bound the threads we add to someone else's JVM.
-      "num_threads", "4",
-      "request_timeout_ms", "10000",
-      "enable_keep_alive", "no",
-      nullptr};
+  const char* config[] = {"listening_ports", listen.c_str(),
+                          // Scrapes are short and rare; a few workers bound the threads we add to someone else's JVM.
+                          "num_threads", "4", "request_timeout_ms", "10000", "enable_keep_alive", "no", nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   mg_init_data init{};

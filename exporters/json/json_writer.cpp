@@ -10,10 +10,14 @@ size_t utf8_sequence(std::string_view s, size_t i) {
   size_t len;
   unsigned min;
   unsigned cp;
-  if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, cp = c & 0x1F;
-  else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, cp = c & 0x0F;
-  else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, cp = c & 0x07;
-  else return 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2, min = 0x80, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF)
+    len = 3, min = 0x800, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4)
+    len = 4, min = 0x10000, cp = c & 0x07;
+  else
+    return 0;
   if (i + len > s.size()) return 0;
   for (size_t k = 1; k < len; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
@@ -25,10 +29,17 @@ size_t utf8_sequence(std::string_view s, size_t i) {
 
 void append_control(std::string& out, unsigned char c) {
   switch (c) {
-    case '\n': out += "\\n"; return;
-    case '\r': out += "\\r"; return;
-    case '\t': out += "\\t"; return;
-    default: break;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      break;
   }
   static const char digits[] = "0123456789abcdef";
   out += "\\u00";

@@ -12,8 +12,12 @@ prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Samp
   prometheus::ClientMetric m;
   for (const auto& l : s.labels) m.label.push_back({l.name, l.value});
   switch (family.type) {
-    case MetricType::gauge: m.gauge.value = s.value; break;
-    case MetricType::counter: m.counter.value = s.value; break;
+    case MetricType::gauge:
+      m.gauge.value = s.value;
+      break;
+    case MetricType::counter:
+      m.counter.value = s.value;
+      break;
     case MetricType::histogram: {
       const HistogramValue& h = s.histogram;
       uint64_t cumulative = 0;
@@ -36,10 +40,14 @@ prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Samp
 
 prometheus::MetricType to_prometheus_type(MetricType t) {
   switch (t) {
-    case MetricType::counter: return prometheus::MetricType::Counter;
-    case MetricType::histogram: return prometheus::MetricType::Histogram;
-    case MetricType::summary: return prometheus::MetricType::Summary;
-    default: return prometheus::MetricType::Gauge;
+    case MetricType::counter:
+      return prometheus::MetricType::Counter;
+    case MetricType::histogram:
+      return prometheus::MetricType::Histogram;
+    case MetricType::summary:
+      return prometheus::MetricType::Summary;
+    default:
+      return prometheus::MetricType::Gauge;
   }
 }
 

@@ -17,40 +17,59 @@ std::string lock_text(const LockRef& l) { return "<" + hex(l.identity_hash) + ">
 
 std::string frame_text(const FrameRecord& f) {
   std::string s = "\tat " + f.class_name + "." + f.method + "(";
-  if (f.native) s += "Native Method";
-  else if (f.file.empty()) s += "Unknown Source";
-  else if (f.line >= 0) s += f.file + ":" + std::to_string(f.line);
-  else s += f.file;
+  if (f.native)
+    s += "Native Method";
+  else if (f.file.empty())
+    s += "Unknown Source";
+  else if (f.line >= 0)
+    s += f.file + ":" + std::to_string(f.line);
+  else
+    s += f.file;
   return s + ")\n";
 }
 
 std::string state_text(const ThreadRecord& t) {
   std::string s = "   java.lang.Thread.State: " + t.state;
   switch (wait_verb(t)) {
-    case WaitVerb::waiting_to_lock: s += " (on object monitor)"; break;
-    case WaitVerb::waiting_on: s += " (on object monitor)"; break;
-    case WaitVerb::parking_to_wait_for: s += " (parking)"; break;
-    case WaitVerb::none: break;
+    case WaitVerb::waiting_to_lock:
+      s += " (on object monitor)";
+      break;
+    case WaitVerb::waiting_on:
+      s += " (on object monitor)";
+      break;
+    case WaitVerb::parking_to_wait_for:
+      s += " (parking)";
+      break;
+    case WaitVerb::none:
+      break;
   }
   return s + "\n";
 }
 
 const char* verb_text(WaitVerb v) {
   switch (v) {
-    case WaitVerb::waiting_to_lock: return "waiting to lock";
-    case WaitVerb::waiting_on: return "waiting on";
-    case WaitVerb::parking_to_wait_for: return "parking to wait for ";  // jstack's two spaces
-    case WaitVerb::none: break;
+    case WaitVerb::waiting_to_lock:
+      return "waiting to lock";
+    case WaitVerb::waiting_on:
+      return "waiting on";
+    case WaitVerb::parking_to_wait_for:
+      return "parking to wait for ";  // jstack's two spaces
+    case WaitVerb::none:
+      break;
   }
   return "";
 }
 
 const char* verb_json(WaitVerb v) {
   switch (v) {
-    case WaitVerb::waiting_to_lock: return "waiting_to_lock";
-    case WaitVerb::waiting_on: return "waiting_on";
-    case WaitVerb::parking_to_wait_for: return "parking";
-    case WaitVerb::none: break;
+    case WaitVerb::waiting_to_lock:
+      return "waiting_to_lock";
+    case WaitVerb::waiting_on:
+      return "waiting_on";
+    case WaitVerb::parking_to_wait_for:
+      return "parking";
+    case WaitVerb::none:
+      break;
   }
   return "";
 }
@@ -92,8 +111,10 @@ void write_locks(JsonWriter& w, const std::vector<LockRef>& locks) {
 
 void write_frame(JsonWriter& w, const FrameRecord& f) {
   w.begin_object().key("class").value(f.class_name).key("method").value(f.method).key("file");
-  if (f.file.empty()) w.null();
-  else w.value(f.file);
+  if (f.file.empty())
+    w.null();
+  else
+    w.value(f.file);
   w.key("line").value(f.line).key("native").value(f.native).key("locked");
   write_locks(w, f.locked);
   w.end_object();
@@ -108,8 +129,10 @@ void write_waiting(JsonWriter& w, const ThreadRecord& t) {
   w.begin_object().key("how").value(verb_json(wait_verb(t))).key("lock");
   write_lock(w, *t.lock);
   w.key("owner");
-  if (t.lock_owner_id) w.begin_object().key("id").value(*t.lock_owner_id).key("name").value(t.lock_owner_name).end_object();
-  else w.null();
+  if (t.lock_owner_id)
+    w.begin_object().key("id").value(*t.lock_owner_id).key("name").value(t.lock_owner_name).end_object();
+  else
+    w.null();
   w.end_object();
 }
 
@@ -152,8 +175,8 @@ std::string deadlocks_text(const std::vector<DeadlockReport>& deadlocks) {
   if (deadlocks.empty()) return "No deadlock found.\n";
   std::string s;
   for (const auto& d : deadlocks) {
-    s += std::string("Found one Java-level deadlock") + (d.cycle.monitor_only() ? "" : " (with ownable synchronizers)") +
-         ":\n=============================\n";
+    s += std::string("Found one Java-level deadlock") +
+         (d.cycle.monitor_only() ? "" : " (with ownable synchronizers)") + ":\n=============================\n";
     for (const auto& e : d.cycle.edges) {
       LockRef lock{e.lock.identity_hash, e.lock.class_name};
       s += "\"" + e.waiter_name + "\":\n";
@@ -194,11 +217,15 @@ std::string deadlocks_json(const std::vector<DeadlockReport>& deadlocks) {
       w.key("kind").value(e.lock.kind == LockKind::monitor ? "monitor" : "ownable_synchronizer");
       w.key("identity_hash").value(hex(e.lock.identity_hash)).key("class").value(e.lock.class_name).end_object();
       w.key("held_by");
-      if (e.owner) w.begin_object().key("id").value(*e.owner).key("name").value(e.owner_name).end_object();
-      else w.null();
+      if (e.owner)
+        w.begin_object().key("id").value(*e.owner).key("name").value(e.owner_name).end_object();
+      else
+        w.null();
       w.key("thread");
-      if (const ThreadRecord* t = find(d, e.waiter)) write_thread(w, *t);
-      else w.null();
+      if (const ThreadRecord* t = find(d, e.waiter))
+        write_thread(w, *t);
+      else
+        w.null();
       w.end_object();
     }
     w.end_array().end_object();

@@ -27,12 +27,11 @@ struct AgentJvm {
   PromScrape scrape() const;
   // Asks the fixture for a fresh ground-truth line with this prefix ("THREADS").
   std::string report(const std::string& prefix = "THREADS");
-
 };
 
 // All JDKs as gtest parameters, named jdk17, jdk25...
-#define JVMSIGHT_ALL_JDKS(suite)                                                                    \
-  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn(::jvmsight::test::jdks()),           \
+#define JVMSIGHT_ALL_JDKS(suite)                                                                                   \
+  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn(::jvmsight::test::jdks()),                             \
                            [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
 

@@ -51,8 +51,10 @@ Process::Process(std::vector<std::string> argv, std::map<std::string, std::strin
     dup2(err, 2);
     setpgid(0, 0);
     for (const auto& [k, v] : env) {
-      if (v.empty()) unsetenv(k.c_str());
-      else setenv(k.c_str(), v.c_str(), 1);
+      if (v.empty())
+        unsetenv(k.c_str());
+      else
+        setenv(k.c_str(), v.c_str(), 1);
     }
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(a.data());

@@ -29,7 +29,8 @@ void check_hot_lock(AgentJvm& jvm, bool virtual_threads) {
   EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_count", hot), truth["min"]);
   // Round one held the lock 800 ms with 8 threads blocked on it.
   EXPECT_GE(s.value("jvmsight_monitor_contended_wait_seconds_sum", hot).value_or(0), 8 * 0.7);
-  EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_bucket", {{"lock_class", "HotContention$HotLock"}, {"le", "+Inf"}}),
+  EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_bucket",
+                    {{"lock_class", "HotContention$HotLock"}, {"le", "+Inf"}}),
             truth["min"]);
   EXPECT_EQ(s.type_of("jvmsight_monitor_contended_wait_seconds"), "histogram");
   if (!virtual_threads) {

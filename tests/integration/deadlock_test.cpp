@@ -29,9 +29,12 @@ Truth parse_truth(const std::string& line) {
       std::stringstream names(value);
       for (std::string n; std::getline(names, n, ',');)
         if (!n.empty()) t.names.insert(n);
-    } else if (key == "all") t.all = std::stol(value);
-    else if (key == "monitor") t.monitor = std::stol(value);
-    else if (key == "at_ms") t.at_ms = std::stoll(value);
+    } else if (key == "all")
+      t.all = std::stol(value);
+    else if (key == "monitor")
+      t.monitor = std::stol(value);
+    else if (key == "at_ms")
+      t.at_ms = std::stoll(value);
   }
   return t;
 }
@@ -49,8 +52,10 @@ std::set<std::string> jstack_deadlocked(const Jdk& jdk, pid_t pid) {
   std::stringstream ss(c.out);
   bool in_summary = false;
   for (std::string line; std::getline(ss, line);) {
-    if (line.rfind("Found one Java-level deadlock", 0) == 0) in_summary = true;
-    else if (line.rfind("Java stack information", 0) == 0) in_summary = false;
+    if (line.rfind("Found one Java-level deadlock", 0) == 0)
+      in_summary = true;
+    else if (line.rfind("Java stack information", 0) == 0)
+      in_summary = false;
     else if (in_summary && line.size() > 3 && line[0] == '"' && line.substr(line.size() - 2) == "\":")
       names.insert(line.substr(1, line.size() - 3));
   }
@@ -63,8 +68,10 @@ std::set<std::string> report_deadlocked(const std::string& text) {
   std::stringstream ss(text);
   bool in_summary = false;
   for (std::string line; std::getline(ss, line);) {
-    if (line.rfind("Found one Java-level deadlock", 0) == 0) in_summary = true;
-    else if (line.rfind("Java stack information", 0) == 0) in_summary = false;
+    if (line.rfind("Found one Java-level deadlock", 0) == 0)
+      in_summary = true;
+    else if (line.rfind("Java stack information", 0) == 0)
+      in_summary = false;
     else if (in_summary && line.size() > 3 && line[0] == '"' && line.substr(line.size() - 2) == "\":")
       names.insert(line.substr(1, line.size() - 3));
   }
@@ -171,8 +178,8 @@ TEST_P(Deadlock, BackgroundCheckReportsWithoutAnyScrape) {
   auto line = jvm.process->wait_for_line("DEADLOCKED ", 5s);
   ASSERT_TRUE(line);
   long long latency = *seen - parse_truth(*line).at_ms;
-  std::printf("[jvmsight] %s %s: stderr report %lld ms after ThreadMXBean first saw the deadlock\n",
-              jdk.name.c_str(), c.kind.c_str(), latency);
+  std::printf("[jvmsight] %s %s: stderr report %lld ms after ThreadMXBean first saw the deadlock\n", jdk.name.c_str(),
+              c.kind.c_str(), latency);
   // Check every 500 ms + 100 ms confirmation: under 1 s by design. The bound
   // adds JVM and polling noise on a loaded 2-CPU machine, still well under a scrape interval.
   EXPECT_LT(latency, 1500) << "reported " << latency << " ms after forming";
@@ -219,8 +226,7 @@ TEST_P(VirtualDeadlock, FoundByTheBackgroundCheckOnJdk21Plus) {
   EXPECT_EQ(s.value("jvmsight_deadlock_cycles"), 1.0);
   HttpResult text = jvm.get("/deadlocks");
   EXPECT_EQ(report_deadlocked(text.body), truth.names) << text.body;
-  EXPECT_NE(text.body.find("(a java.util.concurrent.locks.ReentrantLock$NonfairSync)"), std::string::npos)
-      << text.body;
+  EXPECT_NE(text.body.find("(a java.util.concurrent.locks.ReentrantLock$NonfairSync)"), std::string::npos) << text.body;
 }
 
 JVMSIGHT_ALL_JDKS(VirtualDeadlock);

@@ -32,8 +32,8 @@ TEST_P(Exit, CompletesPromptlyWithScrapesInFlight) {
   EXPECT_EQ(*status, 0) << jvm.process->err();
   // Stopping the HTTP server alone would take 1-2 s; a JVM this small exits
   // in well under that. The figures are in docs/BENCHMARKS.md.
-  EXPECT_LT(took, 1500ms) << "exit took "
-                          << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
+  EXPECT_LT(took, 1500ms) << "exit took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                          << " ms";
 }
 
 JVMSIGHT_ALL_JDKS(Exit);

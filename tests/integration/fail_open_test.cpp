@@ -83,14 +83,11 @@ TEST_P(FailOpen, JdkToolsWithInheritedOptionsStayQuietAndTakeNoPort) {
   // Same port as the app (as in a container where every JVM inherits it) and
   // a portfile that only a listening agent would write.
   std::map<std::string, std::string> env{
-      {"JAVA_TOOL_OPTIONS", agentpath_arg("host=127.0.0.1,port=" + std::to_string(app.port) +
-                                          ",portfile=" + dir.path("tool-port"))}};
-  std::vector<std::vector<std::string>> tools{{jdk.tool("jcmd"), "-l"},
-                                              {jdk.tool("jcmd"), pid, "VM.version"},
-                                              {jdk.tool("jps"), "-l"},
-                                              {jdk.tool("jstack"), pid},
-                                              {jdk.tool("javac"), "-version"},
-                                              {jdk.tool("jar"), "--version"}};
+      {"JAVA_TOOL_OPTIONS",
+       agentpath_arg("host=127.0.0.1,port=" + std::to_string(app.port) + ",portfile=" + dir.path("tool-port"))}};
+  std::vector<std::vector<std::string>> tools{{jdk.tool("jcmd"), "-l"},        {jdk.tool("jcmd"), pid, "VM.version"},
+                                              {jdk.tool("jps"), "-l"},         {jdk.tool("jstack"), pid},
+                                              {jdk.tool("javac"), "-version"}, {jdk.tool("jar"), "--version"}};
   for (const auto& argv : tools) {
     auto r = run(argv, env);
     EXPECT_EQ(r.exit_code, 0) << argv[0] << "\n" << r.err;

@@ -1,8 +1,8 @@
 // GC pauses measured by the agent (JVM TI) against what the same JVM's
 // GarbageCollectorMXBeans say, for every collector each JDK offers.
-#include <algorithm>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -58,9 +58,9 @@ bool jdk_offers(const Jdk& jdk, const std::string& gc) {
 }
 
 struct AgentGc {
-  Beans collections;                      // jvm_gc_collection_seconds
-  std::map<std::string, long> pauses;     // jvmsight_gc_pause_seconds_count by gc
-  std::map<std::string, double> pause_s;  // jvmsight_gc_pause_seconds_sum by gc
+  Beans collections;                                  // jvm_gc_collection_seconds
+  std::map<std::string, long> pauses;                 // jvmsight_gc_pause_seconds_count by gc
+  std::map<std::string, double> pause_s;              // jvmsight_gc_pause_seconds_sum by gc
   std::map<std::string, long> collections_in_pauses;  // jvmsight_gc_pause_collections_total
   long total_pauses = 0;
   double total_pause_s = 0;
@@ -233,7 +233,9 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   EXPECT_GE(jvm.scrape().value("jvmsight_gc_notifications_unmatched_total").value_or(-1), 0.0);
   if (unattributed > 0)
     std::printf("[gc] %s %s: %ld of %ld pauses unattributed\n", jdk.name.c_str(), gc.c_str(), unattributed, stw_total);
-  if (gc == "G1" && want.count("unknown")) std::printf("[gc] %s G1: %ld Remark/Cleanup pauses unattributed (no bean before JDK 20)\n", jdk.name.c_str(), want["unknown"]);
+  if (gc == "G1" && want.count("unknown"))
+    std::printf("[gc] %s G1: %ld Remark/Cleanup pauses unattributed (no bean before JDK 20)\n", jdk.name.c_str(),
+                want["unknown"]);
   long stw_collections = 0, stw_ms = 0;
   for (const auto& [name, b] : truth)
     if (!is_cycle_bean(name)) stw_collections += b.count, stw_ms += b.time_ms;
@@ -252,8 +254,8 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   double agent_ms = seen.total_pause_s * 1000;
   EXPECT_GE(agent_ms, stw_ms - 1.0 - 0.02 * stw_ms) << "agent pause sum below the collectors' own time";
   EXPECT_LE(agent_ms, 1.4 * stw_ms + 1 + 0.3 * seen.total_pauses) << "agent pause sum above the collectors' own time";
-  std::printf("[gc] %s %s: %ld pauses, agent %.3f ms, MXBeans %ld ms (stop-the-world collectors)\n",
-              jdk.name.c_str(), gc.c_str(), seen.total_pauses, agent_ms, stw_ms);
+  std::printf("[gc] %s %s: %ld pauses, agent %.3f ms, MXBeans %ld ms (stop-the-world collectors)\n", jdk.name.c_str(),
+              gc.c_str(), seen.total_pauses, agent_ms, stw_ms);
 }
 
 // Collectors with a concurrent-cycle bean ("ZGC Cycles", "Shenandoah Cycles").
@@ -285,8 +287,9 @@ TEST_P(ConcurrentGc, CycleTimeNeverInPauseHistogram) {
       cycle_ms += b.time_ms;
       cycles += b.count;
       EXPECT_EQ(s.value("jvmsight_gc_concurrent_cycle_seconds_count", {{"gc", name}}), b.count) << name;
-      EXPECT_NEAR(s.value("jvmsight_gc_concurrent_cycle_seconds_sum", {{"gc", name}}).value_or(-1),
-                  b.time_ms / 1000.0, 1e-9) << name;
+      EXPECT_NEAR(s.value("jvmsight_gc_concurrent_cycle_seconds_sum", {{"gc", name}}).value_or(-1), b.time_ms / 1000.0,
+                  1e-9)
+          << name;
     } else {
       pause_bean_ms += b.time_ms;
     }
@@ -317,7 +320,8 @@ TEST_P(GcSpans, PausesBecomeSpansAboveTheThreshold) {
   ASSERT_EQ(r.status, 200);
   EXPECT_NE(r.headers.find("application/json"), std::string::npos);
   EXPECT_NE(r.body.find("\"gc\":\"G1 Old Generation\",\"action\":\"end of major GC\",\"cause\":\"System.gc()\""),
-            std::string::npos) << r.body;
+            std::string::npos)
+      << r.body;
   long pauses = agent_view(jvm->scrape()).total_pauses;
   size_t spans = 0;
   for (size_t pos = r.body.find("\"spans\":"); (pos = r.body.find("\"gc.pause\"", pos + 1)) != std::string::npos;)
@@ -332,7 +336,7 @@ TEST_P(GcSpans, PausesBecomeSpansAboveTheThreshold) {
   std::this_thread::sleep_for(1500ms);
   HttpResult q = quiet->get("/gc");
   EXPECT_NE(q.body.find("\"span_queue\":{\"size\":0,"), std::string::npos) << q.body;
-  EXPECT_NE(q.body.find("\"recent_pauses\":[\n  {"), std::string::npos) << q.body;
+  EXPECT_NE(q.body.find("\"recent_pauses\":[{\"name\":\"gc.pause\""), std::string::npos) << q.body;
   EXPECT_NE(q.body.find("\"span_min_ns\":3600000000000"), std::string::npos) << q.body;
 }
 

@@ -13,7 +13,8 @@ class Promtool : public ::testing::TestWithParam<Jdk> {};
 
 TEST_P(Promtool, CheckMetricsPassesOnARealScrape) {
   const char* promtool = "/usr/bin/promtool";
-  ASSERT_EQ(access(promtool, X_OK), 0) << "promtool missing: install Debian's prometheus package (the test command does)";
+  ASSERT_EQ(access(promtool, X_OK), 0)
+      << "promtool missing: install Debian's prometheus package (the test command does)";
   AgentJvm jvm(GetParam(), "ThreadStates");
   ASSERT_GT(jvm.port, 0);
   auto r = jvm.get("/metrics");

@@ -30,8 +30,9 @@ TEST_P(ThreadMetrics, FollowsThreadsStartedAndEndedBetweenScrapes) {
   AgentJvm jvm(GetParam(), "ThreadStates", {"1", "1", "1", "1"});
   ASSERT_GT(jvm.port, 0);
   // Everything but "native" (compared above; not collected by default on 21+).
-  const std::vector<std::string> keys = {"NEW", "RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "TERMINATED",
-                                         "parked", "sleeping", "object_wait", "current", "daemon", "peak", "started"};
+  const std::vector<std::string> keys = {"NEW",        "RUNNABLE", "BLOCKED",  "WAITING",     "TIMED_WAITING",
+                                         "TERMINATED", "parked",   "sleeping", "object_wait", "current",
+                                         "daemon",     "peak",     "started"};
   auto agree = [&] {
     EXPECT_EQ(threads_agree(*jvm.process, jvm.port, keys), "");
     return agent_thread_view(jvm.scrape());

@@ -43,7 +43,8 @@ struct Fixture {
   std::vector<DeadlockCycle> reported;
   std::vector<std::chrono::milliseconds> sleeps;
   DeadlockDetector detector{source, [this](const DeadlockCycle& c) { reported.push_back(c); },
-                            std::chrono::milliseconds(100), [this](std::chrono::milliseconds d) { sleeps.push_back(d); }};
+                            std::chrono::milliseconds(100),
+                            [this](std::chrono::milliseconds d) { sleeps.push_back(d); }};
   double gauge(const std::string& name) {
     MetricFamilies out;
     detector.collect(out);

@@ -2,15 +2,16 @@
 // (client_java's jvm_gc_collection_seconds) and the /gc JSON.
 #include <gtest/gtest.h>
 
-#include "exporters/reports/gc_report.h"
 #include "exporters/prometheus/text_format.h"
+#include "exporters/reports/gc_report.h"
 
 namespace jvmsight {
 namespace {
 
 TEST(GcExposition, SummaryHasCountAndSumOnlyLikeClientJava) {
   MetricFamilies f;
-  auto& s = add_family(f, "jvm_gc_collection_seconds", MetricType::summary, "Time spent in a given JVM garbage collector in seconds.");
+  auto& s = add_family(f, "jvm_gc_collection_seconds", MetricType::summary,
+                       "Time spent in a given JVM garbage collector in seconds.");
   add_summary(s, 12, 0.345, {{"gc", "G1 Young Generation"}});
   std::string text = to_prometheus_text(f);
   EXPECT_NE(text.find("# TYPE jvm_gc_collection_seconds summary"), std::string::npos) << text;

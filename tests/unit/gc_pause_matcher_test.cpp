@@ -24,7 +24,11 @@ RawGcPause pause(double start_ms, double end_ms) {
 // A collection that ran from start_ms to end_ms (monotonic) as its notification reports it.
 GcNotification note(const std::string& gc, double start_ms, double end_ms, const std::string& cause = "cause") {
   static int64_t id = 0;
-  return {gc, "end of " + gc, cause, ++id, static_cast<int64_t>(std::floor(start_ms - origin)),
+  return {gc,
+          "end of " + gc,
+          cause,
+          ++id,
+          static_cast<int64_t>(std::floor(start_ms - origin)),
           static_cast<int64_t>(std::floor(end_ms - origin))};
 }
 
@@ -166,8 +170,8 @@ TEST(GcPauseMatcher, AWrongEarlyOffsetIsCorrectedBeforeAnyPauseIsGivenUp) {
   // of the next (young) pause only: any offset "fits" a single pairing.
   GcPauseMatcher m;
   double t = origin + 100;
-  m.add_pause(pause(t, t + 6));                                  // full GC
-  m.add_pause(pause(t + 30, t + 31));                            // young
+  m.add_pause(pause(t, t + 6));        // full GC
+  m.add_pause(pause(t + 30, t + 31));  // young
   m.add_notification(note("G1 Young Generation", t + 30.1, t + 30.9));
   EXPECT_EQ(m.settle(later(t + 32), true).size(), 0u) << "the full pause waits for its notification";
   // Its notification arrives late (the service thread was busy), then more pauses.

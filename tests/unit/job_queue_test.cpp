@@ -14,10 +14,11 @@ using namespace std::chrono_literals;
 struct Runner {
   JobQueue& q;
   std::thread t;
-  explicit Runner(JobQueue& queue) : q(queue), t([this] {
-    while (q.run_until(JobQueue::Clock::now() + 50ms)) {
-    }
-  }) {}
+  explicit Runner(JobQueue& queue)
+      : q(queue), t([this] {
+          while (q.run_until(JobQueue::Clock::now() + 50ms)) {
+          }
+        }) {}
   ~Runner() {
     q.close();
     t.join();

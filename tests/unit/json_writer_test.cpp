@@ -50,14 +50,30 @@ std::optional<std::string> decode(std::string_view s) {
       char e = s[i + 1];
       i += 2;
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           if (i + 4 >= s.size()) return std::nullopt;
           uint32_t cp = std::stoul(std::string(s.substr(i, 4)), nullptr, 16);
@@ -66,7 +82,8 @@ std::optional<std::string> decode(std::string_view s) {
           i += 4;
           break;
         }
-        default: return std::nullopt;
+        default:
+          return std::nullopt;
       }
       continue;
     }
@@ -116,8 +133,8 @@ TEST(JsonString, KeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(as_json("x\xff"), "\"x\\ufffd\"");
   // A surrogate half, as the JVM's modified UTF-8 writes supplementary characters.
   EXPECT_EQ(as_json("\xed\xa0\xbd"), "\"\\ufffd\\ufffd\\ufffd\"");
-  EXPECT_EQ(as_json("\xc3"), "\"\\ufffd\"");          // truncated
-  EXPECT_EQ(as_json("\xc0\xaf"), "\"\\ufffd\\ufffd\"");  // overlong '/'
+  EXPECT_EQ(as_json("\xc3"), "\"\\ufffd\"");                                   // truncated
+  EXPECT_EQ(as_json("\xc0\xaf"), "\"\\ufffd\\ufffd\"");                        // overlong '/'
   EXPECT_EQ(as_json("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // above U+10FFFF
 }
 
@@ -145,10 +162,18 @@ TEST(JsonString, ValidUtf8RoundTripsExactly) {
     for (int n = rng() % 16; n > 0; --n) {
       uint32_t cp;
       switch (rng() % 4) {
-        case 0: cp = rng() % 0x80; break;  // ASCII, controls, quotes, backslashes
-        case 1: cp = 0x80 + rng() % (0x800 - 0x80); break;
-        case 2: cp = 0x800 + rng() % (0x10000 - 0x800); break;
-        default: cp = 0x10000 + rng() % (0x110000 - 0x10000); break;
+        case 0:
+          cp = rng() % 0x80;
+          break;  // ASCII, controls, quotes, backslashes
+        case 1:
+          cp = 0x80 + rng() % (0x800 - 0x80);
+          break;
+        case 2:
+          cp = 0x800 + rng() % (0x10000 - 0x800);
+          break;
+        default:
+          cp = 0x10000 + rng() % (0x110000 - 0x10000);
+          break;
       }
       if (cp >= 0xD800 && cp <= 0xDFFF) continue;  // not characters
       append_utf8(in, cp);

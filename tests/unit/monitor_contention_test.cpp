@@ -18,9 +18,9 @@ bool contend(MonitorContentionRecorder& r, int32_t hash, uint64_t wait_ns) {
 
 TEST(MonitorContentionRecorder, BucketsByWaitTimeAndClaimsEachLockOnce) {
   MonitorContentionRecorder r;
-  EXPECT_TRUE(contend(r, 42, 5'000));              // 5 us: first bucket; first contention
-  EXPECT_FALSE(contend(r, 42, 2'000'000));         // 2 ms
-  EXPECT_FALSE(contend(r, 42, 20'000'000'000));    // 20 s: +Inf
+  EXPECT_TRUE(contend(r, 42, 5'000));            // 5 us: first bucket; first contention
+  EXPECT_FALSE(contend(r, 42, 2'000'000));       // 2 ms
+  EXPECT_FALSE(contend(r, 42, 20'000'000'000));  // 20 s: +Inf
   std::map<int32_t, WaitTotals> seen;
   r.drain([&](int32_t h, const WaitTotals& t) { seen[h].add(t); });
   ASSERT_EQ(seen.size(), 1u);
@@ -37,8 +37,7 @@ TEST(MonitorContentionRecorder, BucketsByWaitTimeAndClaimsEachLockOnce) {
 
 TEST(MonitorContentionRecorder, FullTableOverflowsIntoHashZero) {
   MonitorContentionRecorder r;
-  for (int32_t h = 1; h <= static_cast<int32_t>(MonitorContentionRecorder::slot_count) + 100; ++h)
-    contend(r, h, 1000);
+  for (int32_t h = 1; h <= static_cast<int32_t>(MonitorContentionRecorder::slot_count) + 100; ++h) contend(r, h, 1000);
   EXPECT_GE(r.overflowed(), 100u);
   uint64_t total = 0, overflow = 0;
   r.drain([&](int32_t h, const WaitTotals& t) {
@@ -125,8 +124,8 @@ TEST(ContentionSampler, TimesEverythingUpToTheBoundThenHalvesUntilUnderIt) {
   EXPECT_EQ(s.next_shift(0, 9'000, 1.0), 0u);
   EXPECT_EQ(s.next_shift(0, 10'000, 1.0), 0u);
   EXPECT_EQ(s.next_shift(0, 10'001, 1.0), 1u);
-  EXPECT_EQ(s.next_shift(0, 100'000, 1.0), 4u);   // 6,250 a second timed
-  EXPECT_EQ(s.next_shift(0, 200'000, 2.0), 4u);   // a rate, not a count
+  EXPECT_EQ(s.next_shift(0, 100'000, 1.0), 4u);  // 6,250 a second timed
+  EXPECT_EQ(s.next_shift(0, 200'000, 2.0), 4u);  // a rate, not a count
   EXPECT_EQ(s.next_shift(0, uint64_t{1} << 40, 1.0), ThreadStamp::max_weight_shift);
   EXPECT_EQ(ContentionSampler(0).next_shift(5, 1'000'000'000, 1.0), 0u) << "0: never sample";
 }

@@ -73,8 +73,7 @@ TEST_P(OptionErrors, NamesTheProblemAndWhatIsAccepted) {
 INSTANTIATE_TEST_SUITE_P(
     All, OptionErrors,
     ::testing::Values(BadOption{"bogus=1", "unknown option 'bogus' (accepted: host, port, portfile, log, "},
-                      BadOption{"port", "option 'port' has no value"},
-                      BadOption{"port=1,,log=info", "empty option"},
+                      BadOption{"port", "option 'port' has no value"}, BadOption{"port=1,,log=info", "empty option"},
                       BadOption{"port=1,port=2", "option 'port' given twice"},
                       BadOption{"port=abc", "bad port 'abc' (expected a number from 0 to 65535"},
                       BadOption{"port=65536", "bad port '65536'"}, BadOption{"port=-1", "bad port '-1'"},

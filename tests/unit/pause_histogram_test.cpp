@@ -17,10 +17,10 @@ TEST(PauseHistogram, ContainsTheOpenTelemetryBucketsAndSubMillisecondOnes) {
 
 TEST(PauseHistogram, ValueOnABoundBelongsToThatBucket) {
   PauseHistogram h;
-  h.observe(0.001);    // exactly on the 1 ms bound
+  h.observe(0.001);  // exactly on the 1 ms bound
   h.observe(0.0010001);
-  h.observe(0.000003); // below the first bound
-  h.observe(42);       // above the last: +Inf
+  h.observe(0.000003);  // below the first bound
+  h.observe(42);        // above the last: +Inf
   HistogramValue v = h.value();
   ASSERT_EQ(v.bucket_counts.size(), v.upper_bounds.size() + 1);
   auto index = [&](double bound) {

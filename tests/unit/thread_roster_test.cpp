@@ -22,7 +22,7 @@ struct FakeObject {
 FakeObject tid_field, holder_field, status_field, park_blocker_field, thread_class, holder_class;
 
 struct FakeJvm {
-  bool holder_layout = true;  // JDK 19+: threadStatus lives in Thread.FieldHolder
+  bool holder_layout = true;         // JDK 19+: threadStatus lives in Thread.FieldHolder
   std::vector<FakeObject*> threads;  // what GetAllThreads lists
   FakeObject* current = nullptr;     // the agent thread
   std::map<FakeObject*, int> global_refs;
@@ -171,7 +171,7 @@ TEST_F(ThreadRosterTest, EndedThreadsReleaseTheirReferences) {
   EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
   ending->holder->status = JVMTI_THREAD_STATE_TERMINATED;
   EXPECT_EQ(visited(), (std::vector<jlong>{1}));  // skipped, and the next update refreshes
-  world_.threads.pop_back();                     // GetAllThreads no longer lists it
+  world_.threads.pop_back();                      // GetAllThreads no longer lists it
   EXPECT_EQ(visited(), (std::vector<jlong>{1}));
   EXPECT_EQ(world_.global_refs[&objects_[2]], 0);
   EXPECT_EQ(world_.global_refs[&holders_[2]], 0);

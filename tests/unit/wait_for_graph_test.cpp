@@ -9,7 +9,8 @@ WaitEdge edge(ThreadKey waiter, int32_t lock, std::optional<ThreadKey> owner, Lo
   WaitEdge e;
   e.waiter = waiter;
   e.waiter_name = "t" + std::to_string(waiter);
-  e.lock = {lock, kind == LockKind::monitor ? "java.lang.Object" : "java.util.concurrent.locks.ReentrantLock$NonfairSync",
+  e.lock = {lock,
+            kind == LockKind::monitor ? "java.lang.Object" : "java.util.concurrent.locks.ReentrantLock$NonfairSync",
             kind};
   e.owner = owner;
   return e;
@@ -65,7 +66,8 @@ TEST(WaitForGraph, MixedMonitorAndJucCycle) {
 
 TEST(WaitForGraph, LongChainIsNotACycle) {
   WaitForGraph g;
-  for (ThreadKey t = 1; t < 5000; ++t) g.add(edge(t, static_cast<int32_t>(t), t + 1, t % 2 ? LockKind::juc : LockKind::monitor));
+  for (ThreadKey t = 1; t < 5000; ++t)
+    g.add(edge(t, static_cast<int32_t>(t), t + 1, t % 2 ? LockKind::juc : LockKind::monitor));
   EXPECT_TRUE(g.cycles().empty());
   EXPECT_EQ(g.queued_behind().at(5000), 1u);
 }
