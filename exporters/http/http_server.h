@@ -4,6 +4,7 @@
 // they must never call into the JVM, only ask the agent thread and wait.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,17 @@ class HttpServer {
 HttpResponse plain_response(int status, std::string body);
 // 503: no snapshot could be had in time (JVM busy or exiting), never zeros.
 HttpResponse busy_response();
+
+// A route that serves a snapshot the source takes (on the agent thread; the
+// handler only waits), rendered; 503 when none came in time.
+template <class Snapshot>
+HttpRoute snapshot_route(std::string path, std::function<std::optional<Snapshot>()> source,
+                         HttpResponse (*render)(const Snapshot&)) {
+  return {std::move(path), [source = std::move(source), render](const HttpRequest&) {
+            auto snapshot = source();
+            return snapshot ? render(*snapshot) : busy_response();
+          }};
+}
 
 // Returns the value of key in a query string ("a=1&format=json"), or "".
 std::string query_param(const std::string& query, const std::string& key);

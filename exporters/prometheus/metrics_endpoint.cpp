@@ -3,13 +3,16 @@
 #include "exporters/prometheus/text_format.h"
 
 namespace jvmsight {
+namespace {
+
+HttpResponse exposition(const MetricFamilies& families) {
+  return {200, prometheus_content_type, to_prometheus_text(families)};
+}
+
+}  // namespace
 
 HttpRoute metrics_endpoint(MetricsSource source) {
-  return {"/metrics", [source = std::move(source)](const HttpRequest&) {
-            auto families = source();
-            if (!families) return busy_response();
-            return HttpResponse{200, prometheus_content_type, to_prometheus_text(*families)};
-          }};
+  return snapshot_route<MetricFamilies>("/metrics", std::move(source), exposition);
 }
 
 }  // namespace jvmsight

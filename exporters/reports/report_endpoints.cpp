@@ -38,11 +38,9 @@ HttpRoute deadlocks_endpoint(DeadlocksSource source) {
 }
 
 HttpRoute gc_endpoint(GcReportSource source) {
-  return {"/gc", [source = std::move(source)](const HttpRequest&) {
-            auto report = source();
-            if (!report) return busy_response();
-            return HttpResponse{200, json_content_type, gc_report_json(*report)};
-          }};
+  return snapshot_route<GcReport>("/gc", std::move(source), [](const GcReport& report) {
+    return HttpResponse{200, json_content_type, gc_report_json(report)};
+  });
 }
 
 }  // namespace jvmsight
