@@ -19,6 +19,7 @@
 #include "collectors/threads/jvmti_thread_source.h"
 #include "common/jvm_calls.h"
 #include "common/log.h"
+#include "exporters/http/landing_page.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 #include "exporters/reports/report_endpoints.h"
 #include "exporters/reports/thread_report.h"
@@ -175,6 +176,12 @@ void Agent::build_collectors(JNIEnv* jni) {
   gc_ = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
   gc_->poll();  // installs the GC notification listener before the first pause we time
   collectors_.add("gc", *gc_);
+  if (options_.client_java_names != ClientJavaNames::off) {
+    NameGenerations names{options_.client_java_names != ClientJavaNames::v1,
+                          options_.client_java_names != ClientJavaNames::v0};
+    runtime_ = std::make_unique<RuntimeCollector>(jni, names);
+    collectors_.add("runtime", *runtime_);
+  }
   build_lock_collectors(jni);
 }
 
@@ -225,7 +232,8 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
 void Agent::start_http() {
   std::vector<HttpRoute> routes;
   routes.push_back(metrics_endpoint(
-      [this] { return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout); }));
+      [this] { return agent_thread_.call<MetricFamilies>([this] { return collect_now(); }, snapshot_timeout); },
+      options_.labels));
   routes.push_back(gc_endpoint([this] {
     return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
   }));
@@ -245,6 +253,7 @@ void Agent::start_http() {
           snapshot_timeout);
     }));
   }
+  routes.push_back(landing_page(routes));
   std::string error;
   server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
   if (!server_) {
@@ -266,6 +275,12 @@ bool Agent::native_states() const {
 
 MetricFamilies Agent::collect_now() {
   MetricFamilies out = collectors_.collect();
+  // client_java_names=off: a JVM that runs client_java too gets no second
+  // copy of its families, only what jvmsight alone has.
+  if (options_.client_java_names == ClientJavaNames::off)
+    out.erase(
+        std::remove_if(out.begin(), out.end(), [](const MetricFamily& f) { return f.name.rfind("jvmsight_", 0) != 0; }),
+        out.end());
   add_sample(add_family(out, "jvmsight_build_info", MetricType::gauge, "jvmsight build and the JVM it runs in"), 1,
              {{"version", version}, {"jdk", jdk_version_}, {"vm", vm_name_}});
   return out;

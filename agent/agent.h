@@ -24,6 +24,7 @@
 #include "collectors/locks/lock_queue_collector.h"
 #include "collectors/locks/monitor_contention_collector.h"
 #include "collectors/locks/monitor_contention_recorder.h"
+#include "collectors/runtime/runtime_collector.h"
 #include "collectors/threads/thread_info_reader.h"
 #include "collectors/threads/thread_mx_bean.h"
 #include "collectors/threads/thread_roster.h"
@@ -75,6 +76,7 @@ class Agent {
   std::unique_ptr<LockGraphSource> lock_source_;
   std::unique_ptr<ThreadStateCollector> thread_states_;
   std::unique_ptr<GcCollector> gc_;
+  std::unique_ptr<RuntimeCollector> runtime_;
   std::unique_ptr<MonitorContentionCollector> contention_collector_;
   std::unique_ptr<LockQueueCollector> lock_queues_;
   std::unique_ptr<DeadlockDetector> deadlock_detector_;

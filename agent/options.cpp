@@ -132,7 +132,48 @@ const OptionSpec option_specs[] = {
        }
        return parse_int(v, 100, 10'000'000, o.contention_sampling);
      }},
+    {"client_java_names", "client_java_names",
+     "both, 0.x, 1.x or off: which generations of client_java names are served (off: only jvmsight_* families)",
+     [](std::string_view v, Options& o) {
+       if (v == "both")
+         o.client_java_names = ClientJavaNames::both;
+       else if (v == "0.x")
+         o.client_java_names = ClientJavaNames::v0;
+       else if (v == "1.x")
+         o.client_java_names = ClientJavaNames::v1;
+       else if (v == "off")
+         o.client_java_names = ClientJavaNames::off;
+       else
+         return false;
+       return true;
+     }},
 };
+
+// label.<name>=<value>: a constant label. Prometheus' rules for a label
+// name; "__" is reserved for Prometheus itself.
+constexpr std::string_view label_prefix = "label.";
+constexpr size_t max_label_value = 256;
+
+bool valid_label_name(std::string_view name) {
+  if (name.empty() || name.substr(0, 2) == "__") return false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+// Empty when fine, else the error.
+std::string add_constant_label(std::string_view key, std::string_view value, Options& o) {
+  std::string_view name = key.substr(label_prefix.size());
+  if (!valid_label_name(name))
+    return "bad label name " + quoted(name) + " (expected letters, digits and _, not starting with a digit or __)";
+  if (value.size() > max_label_value)
+    return "label " + quoted(name) + " has a value over " + std::to_string(max_label_value) + " characters";
+  o.labels.push_back({std::string(name), std::string(value)});
+  return "";
+}
 
 }  // namespace
 
@@ -142,7 +183,7 @@ std::string accepted_option_keys() {
     if (!keys.empty()) keys += ", ";
     keys += spec.key;
   }
-  return keys;
+  return keys + ", label.<name>";
 }
 
 ParsedOptions parse_options(std::string_view text) {
@@ -173,6 +214,11 @@ ParsedOptions parse_options(std::string_view text) {
       return result;
     }
     seen.emplace(key);
+    if (key.substr(0, label_prefix.size()) == label_prefix) {
+      result.error = add_constant_label(key, value, result.options);
+      if (!result.ok()) return result;
+      continue;
+    }
     const OptionSpec* spec = nullptr;
     for (const auto& s : option_specs)
       if (s.key == key) spec = &s;

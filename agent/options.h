@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/log.h"
+#include "model/telemetry.h"
 
 namespace jvmsight {
 
@@ -14,6 +16,12 @@ namespace jvmsight {
 // Shenandoah pauses several-fold, so auto leaves them off for those.
 // Options that the agent can decide for itself (auto) or the user forces.
 enum class Tristate { auto_, on, off };
+
+// Which generations of prometheus/client_java metric names /metrics serves:
+// 0.x (simpleclient_hotspot: jvm_memory_bytes_used...), 1.x
+// (jvm_memory_used_bytes...), both (dashboards of either kind work), or
+// none (off: only jvmsight_* families, for a JVM that runs client_java too).
+enum class ClientJavaNames { both, v0, v1, off };
 
 struct Options {
   std::string host = "0.0.0.0";  // bind address of the HTTP server
@@ -33,6 +41,10 @@ struct Options {
   bool contention = true;       // JVM TI monitor contention and wait events
   // Contended entries timed per second before sampling starts; 0 = time all.
   int contention_sampling = 1000;
+  ClientJavaNames client_java_names = ClientJavaNames::both;
+  // label.<name>=<value>: added to every sample of /metrics (a sample's own
+  // label of the same name wins).
+  std::vector<Label> labels;
 };
 
 struct ParsedOptions {

@@ -20,6 +20,9 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
       auto s = static_cast<JavaThreadState>(i);
       add_sample(states, counts.of(s), {{"state", std::string(name_of(s))}});
     }
+    // client_java counts thread ids <= 0 as UNKNOWN; the JVM never gives
+    // one, and every thread the roster lists has a state.
+    add_sample(states, 0, {{"state", "UNKNOWN"}});
     auto& subs = add_family(out, "jvmsight_threads_substate", MetricType::gauge,
                             "Live platform threads by JVM TI sub-state (parked, sleeping, object_wait, native, "
                             "suspended); a thread may be in several");

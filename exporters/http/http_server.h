@@ -32,6 +32,7 @@ using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 struct HttpRoute {
   std::string path;  // exact match
   HttpHandler handler;
+  std::string summary;  // one line for the landing page
 };
 
 class HttpServer {
@@ -63,12 +64,14 @@ HttpResponse busy_response();
 // A route that serves a snapshot the source takes (on the agent thread; the
 // handler only waits), rendered; 503 when none came in time.
 template <class Snapshot>
-HttpRoute snapshot_route(std::string path, std::function<std::optional<Snapshot>()> source,
-                         HttpResponse (*render)(const Snapshot&)) {
-  return {std::move(path), [source = std::move(source), render](const HttpRequest&) {
+HttpRoute snapshot_route(std::string path, std::string summary, std::function<std::optional<Snapshot>()> source,
+                         std::function<HttpResponse(const Snapshot&)> render) {
+  return {std::move(path),
+          [source = std::move(source), render = std::move(render)](const HttpRequest&) {
             auto snapshot = source();
             return snapshot ? render(*snapshot) : busy_response();
-          }};
+          },
+          std::move(summary)};
 }
 
 // Returns the value of key in a query string ("a=1&format=json"), or "".

@@ -3,16 +3,13 @@
 #include "exporters/prometheus/text_format.h"
 
 namespace jvmsight {
-namespace {
 
-HttpResponse exposition(const MetricFamilies& families) {
-  return {200, prometheus_content_type, to_prometheus_text(families)};
-}
-
-}  // namespace
-
-HttpRoute metrics_endpoint(MetricsSource source) {
-  return snapshot_route<MetricFamilies>("/metrics", std::move(source), exposition);
+HttpRoute metrics_endpoint(MetricsSource source, std::vector<Label> constant_labels) {
+  return snapshot_route<MetricFamilies>(
+      "/metrics", "metrics in the Prometheus text format", std::move(source),
+      [labels = std::move(constant_labels)](const MetricFamilies& families) {
+        return HttpResponse{200, prometheus_content_type, to_prometheus_text(families, labels)};
+      });
 }
 
 }  // namespace jvmsight

@@ -8,9 +8,18 @@
 namespace jvmsight {
 namespace {
 
-prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Sample& s) {
+bool has_label(const Sample& s, const std::string& name) {
+  for (const auto& l : s.labels)
+    if (l.name == name) return true;
+  return false;
+}
+
+prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Sample& s,
+                                          const std::vector<Label>& constant_labels) {
   prometheus::ClientMetric m;
   for (const auto& l : s.labels) m.label.push_back({l.name, l.value});
+  for (const auto& l : constant_labels)
+    if (!has_label(s, l.name)) m.label.push_back({l.name, l.value});
   switch (family.type) {
     case MetricType::gauge:
       m.gauge.value = s.value;
@@ -53,7 +62,7 @@ prometheus::MetricType to_prometheus_type(MetricType t) {
 
 }  // namespace
 
-std::string to_prometheus_text(const MetricFamilies& families) {
+std::string to_prometheus_text(const MetricFamilies& families, const std::vector<Label>& constant_labels) {
   std::vector<prometheus::MetricFamily> out;
   out.reserve(families.size());
   for (const auto& f : families) {
@@ -61,7 +70,7 @@ std::string to_prometheus_text(const MetricFamilies& families) {
     pf.name = f.name;
     pf.help = f.help;
     pf.type = to_prometheus_type(f.type);
-    for (const auto& s : f.samples) pf.metric.push_back(to_client_metric(f, s));
+    for (const auto& s : f.samples) pf.metric.push_back(to_client_metric(f, s, constant_labels));
     out.push_back(std::move(pf));
   }
   return prometheus::TextSerializer().Serialize(out);

@@ -2,6 +2,7 @@
 // The neutral model in the Prometheus text exposition format (0.0.4), via
 // prometheus-cpp's serializer.
 #include <string>
+#include <vector>
 
 #include "model/telemetry.h"
 
@@ -9,6 +10,7 @@ namespace jvmsight {
 
 inline constexpr const char* prometheus_content_type = "text/plain; version=0.0.4; charset=utf-8";
 
-std::string to_prometheus_text(const MetricFamilies& families);
+// constant_labels go on every sample that has no label of that name.
+std::string to_prometheus_text(const MetricFamilies& families, const std::vector<Label>& constant_labels = {});
 
 }  // namespace jvmsight

@@ -16,31 +16,38 @@ std::optional<bool> wants_json(const HttpRequest& req) {
 
 // A route that renders what source gives as text, or as JSON when asked.
 template <class Report>
-HttpRoute text_or_json(std::string path, std::function<std::optional<Report>()> source,
+HttpRoute text_or_json(std::string path, std::string summary, std::function<std::optional<Report>()> source,
                        std::string (*text)(const Report&), std::string (*json)(const Report&)) {
-  return {std::move(path), [source = std::move(source), text, json](const HttpRequest& req) {
+  return {std::move(path),
+          [source = std::move(source), text, json](const HttpRequest& req) {
             auto as_json = wants_json(req);
             if (!as_json) return plain_response(400, "unknown format; use ?format=text or ?format=json\n");
             auto report = source();
             if (!report) return busy_response();
             return *as_json ? HttpResponse{200, json_content_type, json(*report)} : plain_response(200, text(*report));
-          }};
+          },
+          std::move(summary)};
 }
 
 }  // namespace
 
 HttpRoute threads_endpoint(ThreadsSource source) {
-  return text_or_json<std::vector<ThreadRecord>>("/threads", std::move(source), threads_text, threads_json);
+  return text_or_json<std::vector<ThreadRecord>>("/threads",
+                                                 "every platform thread: state, stack, locks (?format=json)",
+                                                 std::move(source), threads_text, threads_json);
 }
 
 HttpRoute deadlocks_endpoint(DeadlocksSource source) {
-  return text_or_json<std::vector<DeadlockReport>>("/deadlocks", std::move(source), deadlocks_text, deadlocks_json);
+  return text_or_json<std::vector<DeadlockReport>>(
+      "/deadlocks", "current deadlock cycles with threads, locks and stacks (?format=json)", std::move(source),
+      deadlocks_text, deadlocks_json);
 }
 
 HttpRoute gc_endpoint(GcReportSource source) {
-  return snapshot_route<GcReport>("/gc", std::move(source), [](const GcReport& report) {
-    return HttpResponse{200, json_content_type, gc_report_json(report)};
-  });
+  return snapshot_route<GcReport>("/gc", "recent GC pauses and queued pause spans (JSON)", std::move(source),
+                                  [](const GcReport& report) {
+                                    return HttpResponse{200, json_content_type, gc_report_json(report)};
+                                  });
 }
 
 }  // namespace jvmsight

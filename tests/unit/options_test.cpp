@@ -173,3 +173,38 @@ TEST(LockOptions, UnknownKeyListsTheLockOptions) {
 
 }  // namespace
 }  // namespace jvmsight
+
+namespace jvmsight {
+namespace {
+
+TEST(RuntimeOptions, ClientJavaNamesDefaultToBothGenerations) {
+  EXPECT_EQ(parse_options("").options.client_java_names, ClientJavaNames::both);
+  EXPECT_EQ(parse_options("client_java_names=0.x").options.client_java_names, ClientJavaNames::v0);
+  EXPECT_EQ(parse_options("client_java_names=1.x").options.client_java_names, ClientJavaNames::v1);
+  EXPECT_EQ(parse_options("client_java_names=off").options.client_java_names, ClientJavaNames::off);
+  EXPECT_NE(
+      parse_options("client_java_names=2").error.find("bad client_java_names '2' (expected both, 0.x, 1.x or off"),
+      std::string::npos);
+}
+
+TEST(RuntimeOptions, ConstantLabelsKeepTheirOrderAndValues) {
+  auto p = parse_options("label.env=prod,port=0,label.team=pay ments");
+  ASSERT_TRUE(p.ok()) << p.error;
+  ASSERT_EQ(p.options.labels.size(), 2u);
+  EXPECT_EQ(p.options.labels[0].name, "env");
+  EXPECT_EQ(p.options.labels[0].value, "prod");
+  EXPECT_EQ(p.options.labels[1].name, "team");
+  EXPECT_EQ(p.options.labels[1].value, "pay ments");
+}
+
+TEST(RuntimeOptions, BadConstantLabelsAreNamed) {
+  EXPECT_NE(parse_options("label.1x=a").error.find("bad label name '1x'"), std::string::npos);
+  EXPECT_NE(parse_options("label.__name__=a").error.find("bad label name '__name__'"), std::string::npos);
+  EXPECT_NE(parse_options("label.=a").error.find("bad label name ''"), std::string::npos);
+  EXPECT_NE(parse_options("label.a-b=a").error.find("bad label name 'a-b'"), std::string::npos);
+  EXPECT_NE(parse_options("label.env=a,label.env=b").error.find("option 'label.env' given twice"), std::string::npos);
+  EXPECT_NE(parse_options("label.env=" + std::string(300, 'x')).error.find("over 256 characters"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jvmsight

@@ -43,10 +43,11 @@ TEST(ThreadStateCollector, ExportsClientJavaFamiliesWithAllStates) {
   EXPECT_EQ(find_family(out, "jvm_threads_started_total")->type, MetricType::counter);
   const MetricFamily* states = find_family(out, "jvm_threads_state");
   ASSERT_NE(states, nullptr);
-  EXPECT_EQ(states->samples.size(), 6u);
+  EXPECT_EQ(states->samples.size(), 7u);  // the six Thread.State values and client_java's UNKNOWN
   EXPECT_EQ(sample(*states, "BLOCKED"), 2);
   EXPECT_EQ(sample(*states, "WAITING"), 1);
   EXPECT_EQ(sample(*states, "NEW"), 0);
+  EXPECT_EQ(sample(*states, "UNKNOWN"), 0);
   EXPECT_EQ(sample(*find_family(out, "jvmsight_threads_substate"), "parked"), 1);
   EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_supported")->samples[0].value, 0);
   EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_live"), nullptr);

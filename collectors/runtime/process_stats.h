@@ -1,0 +1,31 @@
+#pragma once
+// The process_* families, read from /proc/self and the kernel, never from
+// the JVM: they cost no JNI and work even while the JVM is busy.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace jvmsight {
+
+struct ProcessStats {
+  std::optional<double> cpu_seconds;         // user + system CPU of every thread
+  std::optional<double> start_time_seconds;  // since the Unix epoch
+  std::optional<double> open_fds;
+  std::optional<double> max_fds;         // the soft RLIMIT_NOFILE
+  std::optional<double> virtual_bytes;   // VmSize
+  std::optional<double> resident_bytes;  // VmRSS
+};
+
+// Reads all of them now; a value that cannot be read stays empty (and its
+// family is left out, never reported as 0).
+ProcessStats read_process_stats();
+
+// The pieces, pure for the tests. /proc/self/stat: the start time in clock
+// ticks after boot (field 22; the command name may hold spaces and ')').
+std::optional<uint64_t> start_ticks_from_stat(std::string_view stat);
+// /proc/stat: "btime <seconds since the epoch>".
+std::optional<uint64_t> boot_time_from_proc_stat(std::string_view proc_stat);
+// /proc/self/status: the value of a "<key>:   <n> kB" line, in bytes.
+std::optional<uint64_t> status_bytes(std::string_view status, std::string_view key);
+
+}  // namespace jvmsight

@@ -1,0 +1,136 @@
+#include "collectors/runtime/runtime_families.h"
+
+#include <string>
+
+namespace jvmsight {
+namespace {
+
+void add_gauge(MetricFamilies& out, const char* name, const char* help, const std::optional<double>& value) {
+  if (value) add_sample(add_family(out, name, MetricType::gauge, help), *value);
+}
+
+// One MemoryUsage field of heap and non-heap, under the name of each
+// chosen generation.
+void add_area_family(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names, const char* v0_name,
+                     const char* v1_name, const char* help, double MemoryUsageReading::*field) {
+  if (!jvm.heap && !jvm.nonheap) return;
+  for (const char* name : {names.v0 ? v0_name : nullptr, names.v1 ? v1_name : nullptr}) {
+    if (name == nullptr) continue;
+    auto& f = add_family(out, name, MetricType::gauge, help);
+    if (jvm.heap) add_sample(f, (*jvm.heap).*field, {{"area", "heap"}});
+    if (jvm.nonheap) add_sample(f, (*jvm.nonheap).*field, {{"area", "nonheap"}});
+  }
+}
+
+void add_pool_family(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names, const char* v0_name,
+                     const char* v1_name, const char* help, double MemoryUsageReading::*field) {
+  if (!jvm.pools_read) return;
+  for (const char* name : {names.v0 ? v0_name : nullptr, names.v1 ? v1_name : nullptr}) {
+    if (name == nullptr) continue;
+    auto& f = add_family(out, name, MetricType::gauge, help);
+    for (const auto& p : jvm.pools) add_sample(f, p.usage.*field, {{"pool", p.name}});
+  }
+}
+
+// Same name in both generations; only pools the GC reports on.
+void add_collection_family(MetricFamilies& out, const RuntimeReading& jvm, const char* name, const char* help,
+                           double MemoryUsageReading::*field) {
+  if (!jvm.pools_read) return;
+  auto& f = add_family(out, name, MetricType::gauge, help);
+  for (const auto& p : jvm.pools)
+    if (p.collection_usage) add_sample(f, (*p.collection_usage).*field, {{"pool", p.name}});
+}
+
+void add_memory(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names) {
+  using U = MemoryUsageReading;
+  add_gauge(out, "jvm_memory_objects_pending_finalization", "The number of objects waiting in the finalizer queue.",
+            jvm.pending_finalization);
+  add_area_family(out, jvm, names, "jvm_memory_bytes_used", "jvm_memory_used_bytes",
+                  "Used bytes of a given JVM memory area.", &U::used);
+  add_area_family(out, jvm, names, "jvm_memory_bytes_committed", "jvm_memory_committed_bytes",
+                  "Committed (bytes) of a given JVM memory area.", &U::committed);
+  add_area_family(out, jvm, names, "jvm_memory_bytes_max", "jvm_memory_max_bytes",
+                  "Max (bytes) of a given JVM memory area.", &U::max);
+  add_area_family(out, jvm, names, "jvm_memory_bytes_init", "jvm_memory_init_bytes",
+                  "Initial bytes of a given JVM memory area.", &U::init);
+  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_used", "jvm_memory_pool_used_bytes",
+                  "Used bytes of a given JVM memory pool.", &U::used);
+  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_committed", "jvm_memory_pool_committed_bytes",
+                  "Committed bytes of a given JVM memory pool.", &U::committed);
+  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_max", "jvm_memory_pool_max_bytes",
+                  "Max bytes of a given JVM memory pool.", &U::max);
+  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_init", "jvm_memory_pool_init_bytes",
+                  "Initial bytes of a given JVM memory pool.", &U::init);
+  add_collection_family(out, jvm, "jvm_memory_pool_collection_used_bytes",
+                        "Used bytes after last collection of a given JVM memory pool.", &U::used);
+  add_collection_family(out, jvm, "jvm_memory_pool_collection_committed_bytes",
+                        "Committed after last collection bytes of a given JVM memory pool.", &U::committed);
+  add_collection_family(out, jvm, "jvm_memory_pool_collection_max_bytes",
+                        "Max bytes after last collection of a given JVM memory pool.", &U::max);
+  add_collection_family(out, jvm, "jvm_memory_pool_collection_init_bytes",
+                        "Initial after last collection bytes of a given JVM memory pool.", &U::init);
+}
+
+void add_buffer_pools(MetricFamilies& out, const RuntimeReading& jvm) {
+  if (!jvm.buffer_pools_read) return;
+  auto& used =
+      add_family(out, "jvm_buffer_pool_used_bytes", MetricType::gauge, "Used bytes of a given JVM buffer pool.");
+  auto& capacity = add_family(out, "jvm_buffer_pool_capacity_bytes", MetricType::gauge,
+                              "Bytes capacity of a given JVM buffer pool.");
+  auto& buffers =
+      add_family(out, "jvm_buffer_pool_used_buffers", MetricType::gauge, "Used buffers of a given JVM buffer pool.");
+  for (const auto& b : jvm.buffer_pools) {
+    add_sample(used, b.used_bytes, {{"pool", b.name}});
+    add_sample(capacity, b.capacity_bytes, {{"pool", b.name}});
+    add_sample(buffers, b.count, {{"pool", b.name}});
+  }
+}
+
+void add_classes_and_compilation(MetricFamilies& out, const RuntimeReading& jvm) {
+  if (jvm.classes) {
+    add_sample(add_family(out, "jvm_classes_currently_loaded", MetricType::gauge,
+                          "The number of classes that are currently loaded in the JVM"),
+               jvm.classes->loaded);
+    add_sample(add_family(out, "jvm_classes_loaded_total", MetricType::counter,
+                          "The total number of classes that have been loaded since the JVM has started execution"),
+               jvm.classes->total_loaded);
+    add_sample(add_family(out, "jvm_classes_unloaded_total", MetricType::counter,
+                          "The total number of classes that have been unloaded since the JVM has started execution"),
+               jvm.classes->unloaded);
+  }
+  if (jvm.compilation_ms)
+    add_sample(add_family(out, "jvm_compilation_time_seconds_total", MetricType::counter,
+                          "The total time in seconds taken for HotSpot class compilation"),
+               *jvm.compilation_ms / 1000.0);
+}
+
+void add_info(MetricFamilies& out, const JvmIdentity& id, NameGenerations names) {
+  std::vector<Label> labels{{"version", id.version}, {"vendor", id.vendor}, {"runtime", id.runtime}};
+  if (names.v0) add_sample(add_family(out, "jvm_info", MetricType::gauge, "VM version info"), 1, labels);
+  if (names.v1) add_sample(add_family(out, "jvm_runtime_info", MetricType::gauge, "JVM runtime info"), 1, labels);
+}
+
+}  // namespace
+
+void add_runtime_families(MetricFamilies& out, const RuntimeReading& jvm, const JvmIdentity& identity,
+                          NameGenerations names) {
+  add_info(out, identity, names);
+  add_memory(out, jvm, names);
+  add_buffer_pools(out, jvm);
+  add_classes_and_compilation(out, jvm);
+}
+
+void add_process_families(MetricFamilies& out, const ProcessStats& p) {
+  if (p.cpu_seconds)
+    add_sample(add_family(out, "process_cpu_seconds_total", MetricType::counter,
+                          "Total user and system CPU time spent in seconds."),
+               *p.cpu_seconds);
+  add_gauge(out, "process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
+            p.start_time_seconds);
+  add_gauge(out, "process_open_fds", "Number of open file descriptors.", p.open_fds);
+  add_gauge(out, "process_max_fds", "Maximum number of open file descriptors.", p.max_fds);
+  add_gauge(out, "process_virtual_memory_bytes", "Virtual memory size in bytes.", p.virtual_bytes);
+  add_gauge(out, "process_resident_memory_bytes", "Resident memory size in bytes.", p.resident_bytes);
+}
+
+}  // namespace jvmsight

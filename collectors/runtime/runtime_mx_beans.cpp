@@ -1,0 +1,227 @@
+#include "collectors/runtime/runtime_mx_beans.h"
+
+#include "collectors/runtime/runtime_collector.h"
+#include "common/jvm_calls.h"
+#include "common/log.h"
+
+namespace jvmsight {
+namespace {
+
+std::string string_of(JNIEnv* jni, jobject s) {
+  if (s == nullptr) return "";
+  const char* chars = jni->GetStringUTFChars(static_cast<jstring>(s), nullptr);
+  std::string out = chars ? chars : "";
+  if (chars) jni->ReleaseStringUTFChars(static_cast<jstring>(s), chars);
+  return out;
+}
+
+// A bean from a static no-argument ManagementFactory getter, as a global ref.
+jobject platform_bean(JNIEnv* jni, jclass factory, const char* getter, const char* signature) {
+  jmethodID get = jni->GetStaticMethodID(factory, getter, signature);
+  if (!jni_ok(jni, getter) || get == nullptr) return nullptr;
+  jobject bean = jni->CallStaticObjectMethod(factory, get);
+  if (!jni_ok(jni, getter) || bean == nullptr) return nullptr;
+  return jni->NewGlobalRef(bean);
+}
+
+}  // namespace
+
+bool RuntimeMxBeans::resolve(JNIEnv* jni) {
+  if (tried_) return memory_ != nullptr;
+  tried_ = true;
+  LocalFrame frame(jni, 64);
+  jclass factory = jni->FindClass("java/lang/management/ManagementFactory");
+  jclass list = jni->FindClass("java/util/List");
+  jclass usage = jni->FindClass("java/lang/management/MemoryUsage");
+  if (!jni_ok(jni, "runtime MXBean classes") || !factory || !list || !usage) return false;
+  list_size_ = jni->GetMethodID(list, "size", "()I");
+  list_get_ = jni->GetMethodID(list, "get", "(I)Ljava/lang/Object;");
+  mu_init_ = jni->GetMethodID(usage, "getInit", "()J");
+  mu_used_ = jni->GetMethodID(usage, "getUsed", "()J");
+  mu_committed_ = jni->GetMethodID(usage, "getCommitted", "()J");
+  mu_max_ = jni->GetMethodID(usage, "getMax", "()J");
+  if (!jni_ok(jni, "List and MemoryUsage methods")) return false;
+  // Each part on its own: a JVM without one (e.g. no JIT) still gives the rest.
+  bool memory = resolve_memory(jni, factory);
+  resolve_pools(jni, factory);
+  resolve_buffer_pools(jni, factory);
+  resolve_classes_and_compilation(jni, factory);
+  if (!memory) log::warn("MemoryMXBean unavailable: the jvm_memory families are not served");
+  return memory;
+}
+
+bool RuntimeMxBeans::resolve_memory(JNIEnv* jni, jclass factory) {
+  jclass bean = jni->FindClass("java/lang/management/MemoryMXBean");
+  if (!jni_ok(jni, "FindClass(MemoryMXBean)") || bean == nullptr) return false;
+  heap_ = jni->GetMethodID(bean, "getHeapMemoryUsage", "()Ljava/lang/management/MemoryUsage;");
+  nonheap_ = jni->GetMethodID(bean, "getNonHeapMemoryUsage", "()Ljava/lang/management/MemoryUsage;");
+  pending_ = jni->GetMethodID(bean, "getObjectPendingFinalizationCount", "()I");
+  if (!jni_ok(jni, "MemoryMXBean methods")) return false;
+  memory_ = platform_bean(jni, factory, "getMemoryMXBean", "()Ljava/lang/management/MemoryMXBean;");
+  return memory_ != nullptr;
+}
+
+bool RuntimeMxBeans::resolve_pools(JNIEnv* jni, jclass factory) {
+  jclass bean = jni->FindClass("java/lang/management/MemoryPoolMXBean");
+  if (!jni_ok(jni, "FindClass(MemoryPoolMXBean)") || bean == nullptr) return false;
+  jmethodID name = jni->GetMethodID(bean, "getName", "()Ljava/lang/String;");
+  pool_usage_ = jni->GetMethodID(bean, "getUsage", "()Ljava/lang/management/MemoryUsage;");
+  pool_collection_usage_ = jni->GetMethodID(bean, "getCollectionUsage", "()Ljava/lang/management/MemoryUsage;");
+  jmethodID get = jni->GetStaticMethodID(factory, "getMemoryPoolMXBeans", "()Ljava/util/List;");
+  if (!jni_ok(jni, "MemoryPoolMXBean methods")) return false;
+  jobject list = jni->CallStaticObjectMethod(factory, get);
+  if (!jni_ok(jni, "getMemoryPoolMXBeans") || list == nullptr) return false;
+  // The pools of a JVM are fixed once it runs: remember them.
+  jint n = jni->CallIntMethod(list, list_size_);
+  for (jint i = 0; i < n && jni_ok(jni, "List.size"); ++i) {
+    jobject pool = jni->CallObjectMethod(list, list_get_, i);
+    jobject pool_name = pool ? jni->CallObjectMethod(pool, name) : nullptr;
+    if (!jni_ok(jni, "MemoryPoolMXBean.getName") || pool == nullptr) continue;
+    pool_names_.push_back(string_of(jni, pool_name));
+    pools_.push_back(jni->NewGlobalRef(pool));
+    jni->DeleteLocalRef(pool_name);
+    jni->DeleteLocalRef(pool);
+  }
+  return true;
+}
+
+bool RuntimeMxBeans::resolve_buffer_pools(JNIEnv* jni, jclass factory) {
+  jclass bean = jni->FindClass("java/lang/management/BufferPoolMXBean");
+  if (!jni_ok(jni, "FindClass(BufferPoolMXBean)") || bean == nullptr) return false;
+  jmethodID name = jni->GetMethodID(bean, "getName", "()Ljava/lang/String;");
+  buffer_used_ = jni->GetMethodID(bean, "getMemoryUsed", "()J");
+  buffer_capacity_ = jni->GetMethodID(bean, "getTotalCapacity", "()J");
+  buffer_count_ = jni->GetMethodID(bean, "getCount", "()J");
+  jmethodID get = jni->GetStaticMethodID(factory, "getPlatformMXBeans", "(Ljava/lang/Class;)Ljava/util/List;");
+  if (!jni_ok(jni, "BufferPoolMXBean methods")) return false;
+  jobject list = jni->CallStaticObjectMethod(factory, get, bean);
+  if (!jni_ok(jni, "getPlatformMXBeans(BufferPoolMXBean)") || list == nullptr) return false;
+  jint n = jni->CallIntMethod(list, list_size_);
+  for (jint i = 0; i < n && jni_ok(jni, "List.size"); ++i) {
+    jobject pool = jni->CallObjectMethod(list, list_get_, i);
+    jobject pool_name = pool ? jni->CallObjectMethod(pool, name) : nullptr;
+    if (!jni_ok(jni, "BufferPoolMXBean.getName") || pool == nullptr) continue;
+    buffer_pool_names_.push_back(string_of(jni, pool_name));
+    buffer_pools_.push_back(jni->NewGlobalRef(pool));
+    jni->DeleteLocalRef(pool_name);
+    jni->DeleteLocalRef(pool);
+  }
+  return true;
+}
+
+bool RuntimeMxBeans::resolve_classes_and_compilation(JNIEnv* jni, jclass factory) {
+  jclass classes = jni->FindClass("java/lang/management/ClassLoadingMXBean");
+  if (jni_ok(jni, "FindClass(ClassLoadingMXBean)") && classes != nullptr) {
+    loaded_ = jni->GetMethodID(classes, "getLoadedClassCount", "()I");
+    total_loaded_ = jni->GetMethodID(classes, "getTotalLoadedClassCount", "()J");
+    unloaded_ = jni->GetMethodID(classes, "getUnloadedClassCount", "()J");
+    if (jni_ok(jni, "ClassLoadingMXBean methods"))
+      classes_ = platform_bean(jni, factory, "getClassLoadingMXBean", "()Ljava/lang/management/ClassLoadingMXBean;");
+  }
+  jclass compilation = jni->FindClass("java/lang/management/CompilationMXBean");
+  if (!jni_ok(jni, "FindClass(CompilationMXBean)") || compilation == nullptr) return false;
+  jmethodID supported = jni->GetMethodID(compilation, "isCompilationTimeMonitoringSupported", "()Z");
+  compilation_time_ = jni->GetMethodID(compilation, "getTotalCompilationTime", "()J");
+  if (!jni_ok(jni, "CompilationMXBean methods")) return false;
+  // Null when the JVM runs without a JIT (-Xint).
+  jobject bean = platform_bean(jni, factory, "getCompilationMXBean", "()Ljava/lang/management/CompilationMXBean;");
+  if (bean == nullptr) return false;
+  if (jni->CallBooleanMethod(bean, supported) && jni_ok(jni, "isCompilationTimeMonitoringSupported")) {
+    compilation_ = bean;
+  } else {
+    jni->DeleteGlobalRef(bean);
+  }
+  return compilation_ != nullptr;
+}
+
+std::optional<MemoryUsageReading> RuntimeMxBeans::usage_of(JNIEnv* jni, jobject usage) {
+  if (usage == nullptr) return std::nullopt;
+  MemoryUsageReading r;
+  r.init = static_cast<double>(jni->CallLongMethod(usage, mu_init_));
+  r.used = static_cast<double>(jni->CallLongMethod(usage, mu_used_));
+  r.committed = static_cast<double>(jni->CallLongMethod(usage, mu_committed_));
+  r.max = static_cast<double>(jni->CallLongMethod(usage, mu_max_));
+  if (!jni_ok(jni, "MemoryUsage getters")) return std::nullopt;
+  return r;
+}
+
+void RuntimeMxBeans::read_memory(JNIEnv* jni, RuntimeReading& out) {
+  if (memory_ == nullptr) return;
+  LocalFrame frame(jni, 8);
+  jobject heap = jni->CallObjectMethod(memory_, heap_);
+  if (jni_ok(jni, "MemoryMXBean.getHeapMemoryUsage")) out.heap = usage_of(jni, heap);
+  jobject nonheap = jni->CallObjectMethod(memory_, nonheap_);
+  if (jni_ok(jni, "MemoryMXBean.getNonHeapMemoryUsage")) out.nonheap = usage_of(jni, nonheap);
+  jint pending = jni->CallIntMethod(memory_, pending_);
+  if (jni_ok(jni, "MemoryMXBean.getObjectPendingFinalizationCount")) out.pending_finalization = pending;
+}
+
+void RuntimeMxBeans::read_pools(JNIEnv* jni, RuntimeReading& out) {
+  out.pools_read = !pools_.empty();
+  for (size_t i = 0; i < pools_.size(); ++i) {
+    LocalFrame frame(jni, 8);
+    jobject usage = jni->CallObjectMethod(pools_[i], pool_usage_);
+    if (!jni_ok(jni, "MemoryPoolMXBean.getUsage")) continue;
+    auto reading = usage_of(jni, usage);
+    if (!reading) continue;
+    MemoryPoolReading pool{pool_names_[i], *reading, std::nullopt};
+    jobject collection = jni->CallObjectMethod(pools_[i], pool_collection_usage_);
+    if (jni_ok(jni, "MemoryPoolMXBean.getCollectionUsage")) pool.collection_usage = usage_of(jni, collection);
+    out.pools.push_back(std::move(pool));
+  }
+}
+
+void RuntimeMxBeans::read_buffer_pools(JNIEnv* jni, RuntimeReading& out) {
+  out.buffer_pools_read = !buffer_pools_.empty();
+  for (size_t i = 0; i < buffer_pools_.size(); ++i) {
+    BufferPoolReading b;
+    b.name = buffer_pool_names_[i];
+    b.used_bytes = static_cast<double>(jni->CallLongMethod(buffer_pools_[i], buffer_used_));
+    b.capacity_bytes = static_cast<double>(jni->CallLongMethod(buffer_pools_[i], buffer_capacity_));
+    b.count = static_cast<double>(jni->CallLongMethod(buffer_pools_[i], buffer_count_));
+    if (jni_ok(jni, "BufferPoolMXBean getters")) out.buffer_pools.push_back(std::move(b));
+  }
+}
+
+void RuntimeMxBeans::read_classes_and_compilation(JNIEnv* jni, RuntimeReading& out) {
+  if (classes_ != nullptr) {
+    ClassLoadingReading c;
+    c.loaded = jni->CallIntMethod(classes_, loaded_);
+    c.total_loaded = static_cast<double>(jni->CallLongMethod(classes_, total_loaded_));
+    c.unloaded = static_cast<double>(jni->CallLongMethod(classes_, unloaded_));
+    if (jni_ok(jni, "ClassLoadingMXBean getters")) out.classes = c;
+  }
+  if (compilation_ != nullptr) {
+    jlong ms = jni->CallLongMethod(compilation_, compilation_time_);
+    if (jni_ok(jni, "CompilationMXBean.getTotalCompilationTime")) out.compilation_ms = static_cast<double>(ms);
+  }
+}
+
+JvmIdentity RuntimeCollector::read_identity(JNIEnv* jni) {
+  JvmIdentity id;
+  LocalFrame frame(jni, 16);
+  jclass system = jni->FindClass("java/lang/System");
+  jmethodID get =
+      system ? jni->GetStaticMethodID(system, "getProperty", "(Ljava/lang/String;)Ljava/lang/String;") : nullptr;
+  if (!jni_ok(jni, "System.getProperty") || get == nullptr) return id;
+  for (auto [field, key] :
+       {std::pair{&JvmIdentity::version, "java.runtime.version"}, std::pair{&JvmIdentity::vendor, "java.vm.vendor"},
+        std::pair{&JvmIdentity::runtime, "java.runtime.name"}}) {
+    jstring name = jni->NewStringUTF(key);
+    jobject value = name ? jni->CallStaticObjectMethod(system, get, name) : nullptr;
+    if (jni_ok(jni, key) && value != nullptr) id.*field = string_of(jni, value);
+  }
+  return id;
+}
+
+RuntimeReading RuntimeMxBeans::read(JNIEnv* jni) {
+  RuntimeReading out;
+  resolve(jni);
+  read_memory(jni, out);
+  read_pools(jni, out);
+  read_buffer_pools(jni, out);
+  read_classes_and_compilation(jni, out);
+  return out;
+}
+
+}  // namespace jvmsight

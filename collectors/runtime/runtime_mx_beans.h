@@ -1,0 +1,89 @@
+#pragma once
+// The JVM runtime MXBeans client_java reads (memory, memory pools, buffer
+// pools, class loading, compilation), reached through JNI on the agent
+// thread at scrape time. Beans and method ids are resolved once; a scrape
+// costs about a hundred JNI calls, none of which stops the world.
+#include <jni.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jvmsight {
+
+struct MemoryUsageReading {
+  double init = -1;  // -1: undefined (as MemoryUsage says)
+  double used = 0;
+  double committed = 0;
+  double max = -1;  // -1: undefined
+};
+
+struct MemoryPoolReading {
+  std::string name;
+  MemoryUsageReading usage;
+  std::optional<MemoryUsageReading> collection_usage;  // pools the GC reports on
+};
+
+struct BufferPoolReading {
+  std::string name;  // "direct", "mapped", ...
+  double used_bytes = 0;
+  double capacity_bytes = 0;
+  double count = 0;
+};
+
+struct ClassLoadingReading {
+  double loaded = 0;        // currently loaded
+  double total_loaded = 0;  // since the JVM started
+  double unloaded = 0;
+};
+
+// Each part is empty when the JVM would not give it (a family then is left
+// out, not reported as 0).
+struct RuntimeReading {
+  std::optional<MemoryUsageReading> heap;
+  std::optional<MemoryUsageReading> nonheap;
+  std::optional<double> pending_finalization;
+  std::vector<MemoryPoolReading> pools;
+  bool pools_read = false;
+  std::vector<BufferPoolReading> buffer_pools;
+  bool buffer_pools_read = false;
+  std::optional<ClassLoadingReading> classes;
+  std::optional<double> compilation_ms;  // total JIT compilation time
+};
+
+class RuntimeMxBeans {
+ public:
+  RuntimeReading read(JNIEnv* jni);
+
+ private:
+  bool resolve(JNIEnv* jni);
+  bool resolve_memory(JNIEnv* jni, jclass factory);
+  bool resolve_pools(JNIEnv* jni, jclass factory);
+  bool resolve_buffer_pools(JNIEnv* jni, jclass factory);
+  bool resolve_classes_and_compilation(JNIEnv* jni, jclass factory);
+  std::optional<MemoryUsageReading> usage_of(JNIEnv* jni, jobject usage);
+  void read_memory(JNIEnv* jni, RuntimeReading& out);
+  void read_pools(JNIEnv* jni, RuntimeReading& out);
+  void read_buffer_pools(JNIEnv* jni, RuntimeReading& out);
+  void read_classes_and_compilation(JNIEnv* jni, RuntimeReading& out);
+
+  bool tried_ = false;
+  // java.util.List access, for the bean lists.
+  jmethodID list_size_ = nullptr, list_get_ = nullptr;
+  // MemoryUsage
+  jmethodID mu_init_ = nullptr, mu_used_ = nullptr, mu_committed_ = nullptr, mu_max_ = nullptr;
+  jobject memory_ = nullptr;  // global refs from here on
+  jmethodID heap_ = nullptr, nonheap_ = nullptr, pending_ = nullptr;
+  std::vector<jobject> pools_;
+  std::vector<std::string> pool_names_;
+  jmethodID pool_usage_ = nullptr, pool_collection_usage_ = nullptr;
+  std::vector<jobject> buffer_pools_;
+  std::vector<std::string> buffer_pool_names_;
+  jmethodID buffer_used_ = nullptr, buffer_capacity_ = nullptr, buffer_count_ = nullptr;
+  jobject classes_ = nullptr;
+  jmethodID loaded_ = nullptr, total_loaded_ = nullptr, unloaded_ = nullptr;
+  jobject compilation_ = nullptr;  // null: no JIT, or its time is not monitored
+  jmethodID compilation_time_ = nullptr;
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,45 @@
+#include "exporters/http/landing_page.h"
+
+namespace jvmsight {
+namespace {
+
+std::string html_escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+HttpRoute landing_page(const std::vector<HttpRoute>& routes) {
+  std::string html =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>jvmsight</title></head>\n"
+      "<body><h1>jvmsight</h1>\n<ul>\n";
+  for (const auto& r : routes) {
+    std::string path = html_escaped(r.path);
+    html += "<li><a href=\"" + path + "\">" + path + "</a>";
+    if (!r.summary.empty()) html += ": " + html_escaped(r.summary);
+    html += "</li>\n";
+  }
+  html += "</ul>\n</body></html>\n";
+  return {"/", [html](const HttpRequest&) { return HttpResponse{200, "text/html; charset=utf-8", html}; }, "this page"};
+}
+
+}  // namespace jvmsight
