@@ -160,9 +160,14 @@ void Agent::schedule_periodic_work() {
   if (options_.deadlock_check_ms > 0) {
     auto interval = std::chrono::milliseconds(options_.deadlock_check_ms);
     if (!capabilities_.cheap_deadlock_check()) interval = std::max(interval, fallback_check_interval);
-    agent_thread_.every(interval, [this] {
-      if (deadlock_detector_) deadlock_detector_->check();
-    });
+    // The first check at once: until one succeeds the deadlock gauges are
+    // left out (never a 0 nobody measured).
+    agent_thread_.every(
+        interval,
+        [this] {
+          if (deadlock_detector_) deadlock_detector_->check();
+        },
+        std::chrono::milliseconds{0});
   }
 }
 

@@ -12,8 +12,9 @@ namespace {
 constexpr std::chrono::seconds idle_wakeup{1};
 }  // namespace
 
-void AgentThread::every(std::chrono::milliseconds interval, std::function<void()> task) {
-  periodic_.push_back({interval, std::move(task), {}});
+void AgentThread::every(std::chrono::milliseconds interval, std::function<void()> task,
+                        std::optional<std::chrono::milliseconds> first) {
+  periodic_.push_back({interval, first.value_or(interval), std::move(task), {}});
 }
 
 bool AgentThread::start(jvmtiEnv* jvmti, JNIEnv* jni, Setup setup) {
@@ -50,13 +51,12 @@ void AgentThread::loop(JNIEnv* jni) {
     LocalFrame frame(jni, local_refs_per_job);
     if (setup_) setup_(jni);
   }
-  auto now = JobQueue::Clock::now();
-  for (auto& p : periodic_) p.next = now + p.interval;
+  const auto started = JobQueue::Clock::now();
+  for (auto& p : periodic_) p.next = started + p.first;
   for (;;) {
-    auto until = now + idle_wakeup;
-    for (const auto& p : periodic_) until = std::min(until, p.next);
-    if (!queue_.run_until(until)) return;  // closed: the VM is going away
-    now = JobQueue::Clock::now();
+    // Due tasks before jobs: a task due at start (the first deadlock check)
+    // runs before the first scrape, which may have queued during setup.
+    auto now = JobQueue::Clock::now();
     for (auto& p : periodic_) {
       if (now < p.next) continue;
       LocalFrame frame(jni, local_refs_per_job);
@@ -67,6 +67,9 @@ void AgentThread::loop(JNIEnv* jni) {
       }
       p.next = now + p.interval;
     }
+    auto until = JobQueue::Clock::now() + idle_wakeup;
+    for (const auto& p : periodic_) until = std::min(until, p.next);
+    if (!queue_.run_until(until)) return;  // closed: the VM is going away
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "agent/job_queue.h"
@@ -21,8 +22,10 @@ class AgentThread {
 
   AgentThread() : queue_(16) {}
 
-  // Before start(): a task run every `interval` on the agent thread.
-  void every(std::chrono::milliseconds interval, std::function<void()> task);
+  // Before start(): a task run every `interval` on the agent thread, the
+  // first time `first` after the thread starts (default: one interval).
+  void every(std::chrono::milliseconds interval, std::function<void()> task,
+             std::optional<std::chrono::milliseconds> first = std::nullopt);
 
   // Live phase only. `setup` runs first on the new thread (to build what
   // needs its JNIEnv). False if the thread could not be started.
@@ -48,6 +51,7 @@ class AgentThread {
 
   struct Periodic {
     std::chrono::milliseconds interval;
+    std::chrono::milliseconds first;
     std::function<void()> task;
     JobQueue::Clock::time_point next;
   };

@@ -28,7 +28,9 @@ std::optional<std::vector<DeadlockCycle>> DeadlockDetector::cycles_now() {
   auto scan = source_.scan(ScanDepth::cycles);
   if (!scan) return std::nullopt;
   if (class_sink_ && !scan->monitor_classes.empty()) class_sink_(scan->monitor_classes);
-  return scan->graph.cycles();
+  auto cycles = scan->graph.cycles();
+  last_scan_ = std::move(*scan);
+  return cycles;
 }
 
 void DeadlockDetector::check() {
@@ -44,11 +46,12 @@ void DeadlockDetector::check() {
       said_unavailable_ = true;
       log::warn(
           "deadlock detection unavailable: neither JVM TI nor ThreadMXBean answered; "
-          "jvm_threads_deadlocked stays 0 (see jvmsight_deadlock_check_failures_total)");
+          "jvm_threads_deadlocked is left out until a check succeeds (see jvmsight_deadlock_check_failures_total)");
     }
     return;
   }
   failures_in_a_row_ = 0;
+  last_success_unix_s_ = static_cast<double>(clock_ns(CLOCK_REALTIME)) / 1e9;
   std::vector<DeadlockCycle> still;       // confirmed before and seen again
   std::vector<DeadlockCycle> candidates;  // new: need a second look
   for (auto& c : *first) {
@@ -92,21 +95,29 @@ void DeadlockDetector::check() {
 }
 
 void DeadlockDetector::collect(MetricFamilies& out) {
-  size_t all = 0, monitor = 0;
-  for (const auto& c : confirmed_) {
-    all += c.edges.size();
-    if (c.monitor_only()) monitor += c.edges.size();
+  if (gauges_known()) {
+    // client_java's meaning: the length of findDeadlockedThreads(), which
+    // lists threads waiting on a deadlocked one too (hotspot_deadlocked).
+    size_t all = 0, monitor = 0;
+    if (!confirmed_.empty()) {
+      all = last_scan_.graph.hotspot_deadlocked(last_scan_.list_order, false).size();
+      monitor = last_scan_.graph.hotspot_deadlocked(last_scan_.list_order, true).size();
+    }
+    add_sample(add_family(out, "jvm_threads_deadlocked", MetricType::gauge,
+                          "Cycles of JVM-threads that are in deadlock waiting to acquire object monitors or ownable "
+                          "synchronizers"),
+               static_cast<double>(all));
+    add_sample(add_family(out, "jvm_threads_deadlocked_monitor", MetricType::gauge,
+                          "Cycles of JVM-threads that are in deadlock waiting to acquire object monitors"),
+               static_cast<double>(monitor));
+    add_sample(add_family(out, "jvmsight_deadlock_cycles", MetricType::gauge,
+                          "Deadlock cycles found by the background check (each confirmed by a second scan)"),
+               static_cast<double>(confirmed_.size()));
   }
-  add_sample(add_family(out, "jvm_threads_deadlocked", MetricType::gauge,
-                        "Cycles of JVM-threads that are in deadlock waiting to acquire object monitors or ownable "
-                        "synchronizers"),
-             static_cast<double>(all));
-  add_sample(add_family(out, "jvm_threads_deadlocked_monitor", MetricType::gauge,
-                        "Cycles of JVM-threads that are in deadlock waiting to acquire object monitors"),
-             static_cast<double>(monitor));
-  add_sample(add_family(out, "jvmsight_deadlock_cycles", MetricType::gauge,
-                        "Deadlock cycles found by the background check (each confirmed by a second scan)"),
-             static_cast<double>(confirmed_.size()));
+  if (last_success_unix_s_ > 0)
+    add_sample(add_family(out, "jvmsight_deadlock_check_last_success_timestamp_seconds", MetricType::gauge,
+                          "When the background deadlock check last succeeded, in seconds since the Unix epoch"),
+               last_success_unix_s_);
   add_sample(add_family(out, "jvmsight_deadlock_checks_total", MetricType::counter, "Background deadlock checks run"),
              static_cast<double>(checks_));
   add_sample(add_family(out, "jvmsight_deadlock_check_failures_total", MetricType::counter,

@@ -39,6 +39,10 @@ class DeadlockDetector : public Collector {
 
  private:
   std::optional<std::vector<DeadlockCycle>> cycles_now();
+  // The deadlock gauges only while checks succeed: a check that is off, not
+  // run yet or failing leaves them out (absent() alerts see it), never 0.
+  bool gauges_known() const { return checks_ > 0 && failures_in_a_row_ < max_failures_shown_as_known; }
+  static constexpr uint64_t max_failures_shown_as_known = 3;
 
   LockGraphSource& source_;
   Reporter reporter_;
@@ -46,6 +50,8 @@ class DeadlockDetector : public Collector {
   Sleeper sleeper_;
   ClassSink class_sink_;
   std::vector<DeadlockCycle> confirmed_;
+  LockScan last_scan_;              // of the last successful scan: graph and list order
+  double last_success_unix_s_ = 0;  // wall clock of the last check that succeeded
   std::set<std::string> reported_;  // keys of cycles already logged: each deadlock once
   uint64_t checks_ = 0;
   uint64_t failed_checks_ = 0;

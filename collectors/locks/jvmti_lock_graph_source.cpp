@@ -162,7 +162,19 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   }
   if (!p.reuse) remember_monitor_edges(out, p);
   if (!waiters.empty()) name_shown(waiters, p.full, out);
+  if (!out.graph.cycles().empty()) add_list_order(p, out);
   return out;
+}
+
+// The roster lists threads in GetAllThreads' order, which is the JVM's
+// thread-list order; candidates are ascending indices into it.
+void JvmtiLockGraphSource::add_list_order(const Plan& p, LockScan& out) {
+  const auto& threads = roster_.threads();
+  for (jint i : p.candidates) {
+    if (i < 0 || static_cast<size_t>(i) >= threads.size()) continue;
+    ThreadKey k = key_of(threads[static_cast<size_t>(i)]);
+    if (out.graph.edges().count(k)) out.list_order.push_back(k);
+  }
 }
 
 JvmtiLockGraphSource::Plan JvmtiLockGraphSource::plan(ScanDepth depth, bool allow_reuse) {

@@ -79,6 +79,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   void find_monitor_owners(std::vector<Waiter>& waiters, bool full);
   void add_edges(const std::vector<Waiter>& waiters, LockScan& out);
   void name_shown(const std::vector<Waiter>& waiters, bool full, LockScan& out);
+  void add_list_order(const Plan& plan, LockScan& out);
   void remember_monitor_edges(const LockScan& scan, const Plan& plan);
 
   // Monitor edges cost handshakes (GetCurrentContendedMonitor,

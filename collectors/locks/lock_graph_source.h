@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "collectors/locks/wait_for_graph.h"
 
@@ -27,6 +28,9 @@ struct LockScan {
   size_t threads_seen = 0;                         // live platform threads looked at
   std::map<std::string, size_t> juc_parked;        // full: parked threads per synchronizer class
   std::map<int32_t, std::string> monitor_classes;  // identity hash -> class of monitors seen contended
+  // When the graph has a cycle: the waiting platform threads in the JVM's
+  // thread-list order, for WaitForGraph::hotspot_deadlocked.
+  std::vector<ThreadKey> list_order;
 };
 
 class LockGraphSource {

@@ -25,6 +25,7 @@ std::optional<LockScan> MxBeanLockGraphSource::scan(ScanDepth) {
   auto threads = reader_.threads(*ids);
   if (!threads) return std::nullopt;
   out.graph = graph_of(*threads);
+  out.list_order = *ids;  // HotSpot's own listing: its walks' order
   for (const auto& [k, e] : out.graph.edges())
     if (e.lock.kind == LockKind::monitor) out.monitor_classes[e.lock.identity_hash] = e.lock.class_name;
   return out;

@@ -1,6 +1,7 @@
 #include "collectors/locks/wait_for_graph.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace jvmsight {
 
@@ -49,6 +50,44 @@ std::vector<DeadlockCycle> WaitForGraph::cycles() const {
   std::sort(found.begin(), found.end(),
             [](const DeadlockCycle& a, const DeadlockCycle& b) { return a.edges[0].waiter < b.edges[0].waiter; });
   return found;
+}
+
+std::set<ThreadKey> WaitForGraph::hotspot_deadlocked(const std::vector<ThreadKey>& list_order,
+                                                     bool monitors_only) const {
+  // The owner a thread waits for, in the walk's terms; none ends the walk.
+  auto next = [&](ThreadKey t) -> std::optional<ThreadKey> {
+    auto e = edges_.find(t);
+    if (e == edges_.end() || (monitors_only && e->second.lock.kind != LockKind::monitor)) return std::nullopt;
+    return e->second.owner;
+  };
+  std::map<ThreadKey, size_t> visit_number;  // HotSpot's depth-first number
+  size_t numbered = 0;
+  std::set<ThreadKey> deadlocked;
+  // Threads HotSpot does not list (virtual threads) are walked last, by id.
+  std::vector<ThreadKey> order = list_order;
+  for (const auto& [waiter, unused] : edges_) order.push_back(waiter);
+  for (ThreadKey start : order) {
+    if (visit_number.count(start)) continue;
+    const size_t this_walk = numbered;
+    visit_number[start] = numbered++;
+    std::vector<ThreadKey> passed;
+    ThreadKey previous = start, current = start;
+    while (auto owner = next(current)) {
+      passed.push_back(current);
+      current = *owner;
+      auto seen = visit_number.find(current);
+      if (seen == visit_number.end()) {
+        visit_number[current] = numbered++;
+      } else {
+        // Seen in an earlier walk (not a new cycle), or a thread waiting on
+        // itself (ignored, as HotSpot does): either way this walk ends.
+        if (seen->second >= this_walk && current != previous) deadlocked.insert(passed.begin(), passed.end());
+        break;
+      }
+      previous = current;
+    }
+  }
+  return deadlocked;
 }
 
 std::map<ThreadKey, size_t> WaitForGraph::queued_behind() const {

@@ -4,6 +4,7 @@
 // one edge out of every node. A deadlock is a cycle of such edges. Pure: no
 // JVM, so cycle finding is unit-tested on its own.
 #include <map>
+#include <set>
 #include <vector>
 
 #include "model/deadlock.h"
@@ -21,6 +22,17 @@ class WaitForGraph {
   // waits for a lock it owns itself (a self-loop) is not a cycle: HotSpot's
   // own detector ignores those too, and for monitors it cannot happen.
   std::vector<DeadlockCycle> cycles() const;
+
+  // The threads ThreadMXBean.findDeadlockedThreads lists (monitors_only:
+  // findMonitorDeadlockedThreads, which follows monitor waits only).
+  // HotSpot walks the chain of waits from each thread in the order of its
+  // thread list; a walk that closes a new cycle lists every thread it
+  // passed. So a thread waiting on a deadlocked one is listed when it comes
+  // before the cycle's threads in that order, and not when it comes after.
+  // list_order: the waiting threads in the JVM's thread-list order. Virtual
+  // threads, which HotSpot does not list (findDeadlockedThreads never has
+  // them), are walked after, so their cycles count too.
+  std::set<ThreadKey> hotspot_deadlocked(const std::vector<ThreadKey>& list_order, bool monitors_only) const;
 
   // Threads waiting directly on locks each owner holds: owner -> count.
   std::map<ThreadKey, size_t> queued_behind() const;

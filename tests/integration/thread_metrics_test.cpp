@@ -61,9 +61,10 @@ TEST_P(ThreadMetrics, AllSixStatesAlwaysPresentAndTypesRight) {
   AgentJvm jvm(GetParam(), "Idle");
   ASSERT_GT(jvm.port, 0);
   PromScrape s = jvm.scrape();
-  EXPECT_EQ(s.all("jvm_threads_state").size(), 6u);
+  EXPECT_EQ(s.all("jvm_threads_state").size(), 7u);  // and client_java's UNKNOWN, always 0
   EXPECT_EQ(s.value("jvm_threads_state", {{"state", "NEW"}}), 0.0);
   EXPECT_EQ(s.value("jvm_threads_state", {{"state", "TERMINATED"}}), 0.0);
+  EXPECT_EQ(s.value("jvm_threads_state", {{"state", "UNKNOWN"}}), 0.0);
   EXPECT_EQ(s.type_of("jvm_threads_started_total"), "counter");
   EXPECT_EQ(s.type_of("jvm_threads_current"), "gauge");
   EXPECT_TRUE(s.value("jvmsight_scrape_duration_seconds"));

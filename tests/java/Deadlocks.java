@@ -50,6 +50,7 @@ public class Deadlocks {
             case "mixed": cycle(new Object[] {new Resource(), new ReentrantLock()}); break;
             case "rwlock": cycle(new Object[] {new ReentrantReadWriteLock().writeLock(), new ReentrantReadWriteLock().writeLock()}); break;
             case "pool": pool(); break;
+            case "bystanders": bystanders(); break;
             case "virtual": virtualCycle(); break;
             default: throw new IllegalArgumentException(kind);
         }
@@ -119,6 +120,28 @@ public class Deadlocks {
         } else {
             synchronized (lock) { body.run(); }
         }
+    }
+
+    /**
+     * A monitor cycle with two threads blocked on one of its locks: one
+     * started before the cycle's threads (earlier in the JVM's thread list,
+     * so findDeadlockedThreads lists it too), one after (not listed).
+     */
+    static void bystanders() throws InterruptedException {
+        Object[] locks = {new Resource(), new Resource()};
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Thread early = daemon("bystander-early", () -> {
+            try { go.await(); } catch (InterruptedException e) { return; }
+            synchronized (locks[0]) { }
+        });
+        early.start();
+        cycle(locks);
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        while (mx.findDeadlockedThreads() == null) Thread.sleep(1);
+        go.countDown();
+        Thread late = daemon("bystander-late", () -> { synchronized (locks[0]) { } });
+        late.start();
+        while (early.getState() != Thread.State.BLOCKED || late.getState() != Thread.State.BLOCKED) Thread.sleep(1);
     }
 
     /** Heavily blocked, never deadlocked: every chain ends in a thread that waits for nothing. */

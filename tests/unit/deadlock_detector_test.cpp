@@ -21,6 +21,7 @@ LockScan cycle_scan(int32_t first_lock = 10) {
   LockScan s;
   s.graph.add(edge(1, first_lock, 2));
   s.graph.add(edge(2, 20, 1, LockKind::juc));
+  s.list_order = {1, 2};
   return s;
 }
 
@@ -51,6 +52,11 @@ struct Fixture {
     if (const MetricFamily* f = find_family(out, name)) return f->samples.at(0).value;
     ADD_FAILURE() << name << " missing";
     return -1;
+  }
+  bool served(const std::string& name) {
+    MetricFamilies out;
+    detector.collect(out);
+    return find_family(out, name) != nullptr;
   }
 };
 
@@ -104,6 +110,7 @@ TEST(DeadlockDetector, MonitorOnlyCycleCountsForBothGauges) {
   s.graph.add(edge(1, 10, 2));
   s.graph.add(edge(2, 20, 3));
   s.graph.add(edge(3, 30, 1));
+  s.list_order = {1, 2, 3};
   f.source.script = {s};
   f.detector.check();
   EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 3);
@@ -124,7 +131,42 @@ TEST(DeadlockDetector, RepeatedFailuresAreCountedNotFatal) {
   f.source.script = {std::nullopt};
   for (int i = 0; i < 5; ++i) f.detector.check();  // logs one line at the third
   EXPECT_EQ(f.gauge("jvmsight_deadlock_check_failures_total"), 5);
+  // Not a false 0 that would hide a deadlock: absent, so absent() alerts fire.
+  EXPECT_FALSE(f.served("jvm_threads_deadlocked"));
+  EXPECT_FALSE(f.served("jvm_threads_deadlocked_monitor"));
+  EXPECT_FALSE(f.served("jvmsight_deadlock_cycles"));
+  EXPECT_FALSE(f.served("jvmsight_deadlock_check_last_success_timestamp_seconds"));
+}
+
+TEST(DeadlockDetector, GaugesAbsentUntilTheFirstCheckAndBackAfterARecovery) {
+  Fixture f;
+  EXPECT_FALSE(f.served("jvm_threads_deadlocked"));  // deadlock_check_ms=0 never checks
+  EXPECT_TRUE(f.served("jvmsight_deadlock_checks_total"));
+  f.source.script = {LockScan{}, std::nullopt, std::nullopt, std::nullopt, LockScan{}};
+  f.detector.check();
   EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 0);
+  double first_success = f.gauge("jvmsight_deadlock_check_last_success_timestamp_seconds");
+  EXPECT_GT(first_success, 1.6e9);
+  f.detector.check();
+  f.detector.check();
+  EXPECT_TRUE(f.served("jvm_threads_deadlocked")) << "two failures in a row may be the JVM exiting";
+  f.detector.check();
+  EXPECT_FALSE(f.served("jvm_threads_deadlocked"));
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_check_last_success_timestamp_seconds"), first_success);
+  f.detector.check();
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 0);
+}
+
+TEST(DeadlockDetector, CountsBystandersAsThreadMxBeanDoes) {
+  Fixture f;
+  LockScan s = cycle_scan();
+  s.graph.add(edge(7, 10, 1));  // waits for t1 of the cycle, listed before it
+  s.graph.add(edge(9, 10, 1));  // waits for t1 too, listed after it
+  s.list_order = {7, 1, 2, 9};
+  f.source.script = {s};
+  f.detector.check();
+  EXPECT_EQ(f.gauge("jvm_threads_deadlocked"), 3);
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_cycles"), 1);
 }
 
 }  // namespace

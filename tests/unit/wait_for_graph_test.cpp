@@ -138,4 +138,47 @@ TEST(WaitForGraph, CycleKeyChangesWhenAnOwnerOrLockChanges) {
 }
 
 }  // namespace
+TEST(HotspotDeadlocked, ListsWalkersThatReachANewCycleInThreadListOrder) {
+  WaitForGraph g;
+  auto add = [&](ThreadKey waiter, ThreadKey owner, LockKind kind = LockKind::monitor) {
+    WaitEdge e;
+    e.waiter = waiter;
+    e.owner = owner;
+    e.lock.kind = kind;
+    g.add(e);
+  };
+  add(1, 2);
+  add(2, 1);
+  add(3, 1);  // a bystander waiting on the cycle
+  add(4, 3);  // waiting on the bystander
+  // The bystanders come first: their walks close the cycle and list them.
+  EXPECT_EQ(g.hotspot_deadlocked({4, 3, 1, 2}, false), (std::set<ThreadKey>{1, 2, 3, 4}));
+  // The cycle comes first: later walks run into threads already seen.
+  EXPECT_EQ(g.hotspot_deadlocked({1, 2, 3, 4}, false), (std::set<ThreadKey>{1, 2}));
+  EXPECT_EQ(g.hotspot_deadlocked({3, 1, 2, 4}, false), (std::set<ThreadKey>{1, 2, 3}));
+  // No cycle: a chain ends in a thread that waits for nothing.
+  WaitForGraph chain;
+  WaitEdge e;
+  e.waiter = 5;
+  e.owner = 6;
+  chain.add(e);
+  EXPECT_TRUE(chain.hotspot_deadlocked({5, 6}, false).empty());
+}
+
+TEST(HotspotDeadlocked, MonitorsOnlyIgnoresOwnableSynchronizerWaitsAndSelfLoopsAreNoCycle) {
+  WaitForGraph g;
+  auto add = [&](ThreadKey waiter, ThreadKey owner, LockKind kind) {
+    WaitEdge e;
+    e.waiter = waiter;
+    e.owner = owner;
+    e.lock.kind = kind;
+    g.add(e);
+  };
+  add(1, 2, LockKind::monitor);
+  add(2, 1, LockKind::juc);
+  add(3, 3, LockKind::juc);  // waits for a lock it owns itself
+  EXPECT_EQ(g.hotspot_deadlocked({1, 2, 3}, false), (std::set<ThreadKey>{1, 2}));
+  EXPECT_TRUE(g.hotspot_deadlocked({1, 2, 3}, true).empty());
+}
+
 }  // namespace jvmsight
