@@ -6,7 +6,7 @@ its default command with runc into a volume directory, then starts a JVM of
 every JDK in a container that has only the JDK and its own libraries, with
 JAVA_TOOL_OPTIONS loading the agent from that directory, and scrapes it.
 
-  image_test.py <oci-archive> <version> <java-classes-dir>
+  image_test.py <source-dir> <oci-archive> <version>
 """
 import json
 import sys
@@ -106,11 +106,15 @@ def run_jvm(runc, work, jdk, volume, classes):
     print(f"{name}: agent loaded from the volume, /metrics on 127.0.0.1:{port} ({len(body)} bytes)")
 
 
-def main(archive, version, classes):
+def main(src, archive, version):
     dt.need_tools("umoci", "runc", "ldd")
     with tempfile.TemporaryDirectory(prefix="jvmsight-image-") as tmp:
         work = Path(tmp)
         runc = dt.Runc(work)
+        jdks = dt.jdks()
+        classes = work / "classes"
+        dt.subprocess.run([str(jdks[0] / "bin/javac"), "--release", "17", "-d", str(classes),
+                           str(Path(src, "deploy/kubernetes/demo/Demo.java"))], check=True)
         try:
             bundle, tag, config = dt.unpack_image(archive, work)
             check_image_config(config, tag, version)
@@ -120,8 +124,8 @@ def main(archive, version, classes):
             volume.chmod(0o777)  # an emptyDir
             run_copy(runc, bundle, volume)
             check_ldd(volume)
-            for jdk in dt.jdks():
-                run_jvm(runc, work, jdk, volume, Path(classes))
+            for jdk in jdks:
+                run_jvm(runc, work, jdk, volume, classes)
         finally:
             runc.cleanup()
     print("image_test: 1 passed, 0 failed")
