@@ -211,6 +211,9 @@ def helm(c):
         (["--set", "agent.host=0.0.0.0\\,details=on"], "agent.host"),  # an option smuggled in
         (["--set", "agent.host=metrics.example"], "agent.host"),
         (["--set", "agent.prot=9404"], "Additional property prot is not allowed"),
+        (["--set", "agent.contentionSampling=50"], "agent.contentionSampling 50 is outside"),
+        (["--set", "agent.extraOptions=oops"], "agent.extraOptions"),
+        (["--set", "injection.mountPath=relative/path"], "injection.mountPath"),
         (["--set", "image.digest=latest"], "image.digest"),
         (["--set", "serviceMonitor.enabled=true"], "podMonitor.enabled and serviceMonitor.enabled are both true"),
     ]:
@@ -330,7 +333,10 @@ def example_app(c):
     pm = by_kind(objs, "PodMonitor")
     if pm["spec"]["selector"]["matchLabels"] != {"jvmsight/injected": "true", "jvmsight/release": "rel"}:
         dt.fail(f"example: the dependency's PodMonitor must select this release's pods: {pm['spec']['selector']}")
-    c.ok("example app chart: injection templates render a valid pod, PodMonitor scoped to the release")
+    p = helm_template(c, app, "--set", "jvmsight.agent.deadlockCheckMs=10", ok=False)
+    if p.returncode == 0 or "agent.deadlockCheckMs 10 is below 50" not in p.stderr:
+        dt.fail(f"example: a bad jvmsight value must fail the application's render: {p.stderr}")
+    c.ok("example app chart: injection templates render a valid pod, PodMonitor scoped to the release, bad values fail")
 
     # Every agent value reaches the -agentpath, numbers written as the agent reads them.
     values = {"jvmsight": {
