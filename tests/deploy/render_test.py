@@ -184,9 +184,11 @@ def helm(c):
     c.ok("default values: one PodMonitor selecting jvmsight/injected pods")
 
     # Value set: ServiceMonitor instead, with intervals and labels.
-    objs = c.validate(helm_template(c, chart, "--set", "podMonitor.enabled=false", "--set", "serviceMonitor.enabled=true",
-                                    "--set", "serviceMonitor.interval=15s", "--set", "serviceMonitor.labels.release=kps",
-                                    "--set", "agent.port=9500").stdout, "chart-servicemonitor")
+    sm_values = ["--set", "podMonitor.enabled=false", "--set", "serviceMonitor.enabled=true",
+                 "--set", "serviceMonitor.interval=15s", "--set", "serviceMonitor.labels.release=kps",
+                 "--set", "agent.port=9500"]
+    c.tool("helm", "lint", chart, *sm_values)
+    objs = c.validate(helm_template(c, chart, *sm_values).stdout, "chart-servicemonitor")
     svc, sm = by_kind(objs, "Service"), by_kind(objs, "ServiceMonitor")
     if svc["spec"]["selector"] != {"jvmsight/injected": "true"} or svc["spec"]["ports"][0]["port"] != 9500:
         dt.fail(f"metrics Service {svc['spec']}")
@@ -197,6 +199,7 @@ def helm(c):
     c.ok("serviceMonitor values: headless Service + ServiceMonitor, labels and interval applied")
 
     # Value set: nothing but the injection templates.
+    c.tool("helm", "lint", chart, "--set", "podMonitor.enabled=false")
     out = helm_template(c, chart, "--set", "podMonitor.enabled=false").stdout
     if [d for d in yaml.safe_load_all(out) if d]:
         dt.fail(f"podMonitor.enabled=false still renders objects:\n{out}")
@@ -349,6 +352,7 @@ def example_app(c):
     values_file = c.work / "all-values.yaml"
     values_file.write_text(yaml.safe_dump(values))
     args = ["--values", values_file]
+    c.tool("helm", "lint", app, *args)
     objs = c.validate(helm_template(c, app, *args).stdout, "example-all-values")
     pod = by_kind(objs, "Deployment")["spec"]["template"]
     env = dt.kubelet_env(pod["spec"]["containers"][0], POD)
