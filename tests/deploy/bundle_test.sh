@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The portable bundle: built from the agent build dir, it holds the agent and
+# every library it needs but glibc and the C++ runtime, stripped, with
+# RUNPATH $ORIGIN, under the glibc floor (check_bundle.py); any further .so of
+# the agent dir (a future libjvmsight-otlp.so) travels with its own closure;
+# and the floor check does fail on what must not ship.
+#   bundle_test.sh <source-dir> <agent-build-dir>
+set -euo pipefail
+src=$1 agent=$2
+work=$(mktemp -d /tmp/jvmsight-bundle-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+check=(/usr/bin/python3 "$src/deploy/image/check_bundle.py")
+
+"$src/deploy/image/bundle.sh" "$agent" "$work/bundle"
+"${check[@]}" "$work/bundle"
+[ "$(cd "$work/bundle" && ls | tr '\n' ' ')" = "libcivetweb.so.1 libjvmsight.so libprometheus-cpp-core.so.1.0 " ] ||
+  fail "bundle holds: $(ls "$work/bundle")"
+echo "ok: agent bundle within the floor"
+
+# A second agent library with more dependencies (prometheus-cpp's pull
+# library stands in for an OTLP exporter): bundled with its whole closure.
+mkdir "$work/agent2"
+cp "$agent/libjvmsight.so" "$work/agent2/"
+cp /lib/x86_64-linux-gnu/libprometheus-cpp-pull.so.1.0 "$work/agent2/libjvmsight-otlp.so"
+"$src/deploy/image/bundle.sh" "$work/agent2" "$work/bundle2"
+"${check[@]}" "$work/bundle2"
+for lib in libjvmsight-otlp.so libcivetweb-cpp.so.1 libz.so.1; do
+  [ -f "$work/bundle2/$lib" ] || fail "$lib missing from the bundle of a second agent library"
+done
+echo "ok: a further agent library is bundled with its dependencies"
+
+# What must not ship: debug info, a wrong RUNPATH, Debian's libstdc++ (glibc 2.36).
+expect_rejected() {  # <why> <pattern>
+  if out=$("${check[@]}" "$work/bad" 2>&1); then fail "check_bundle accepted $1"; fi
+  grep -q -- "$2" <<<"$out" || fail "check_bundle rejected $1 without saying '$2': $out"
+  echo "ok: check_bundle rejects $1"
+}
+cp -r "$work/bundle" "$work/bad" && cp "$agent/libjvmsight.so" "$work/bad/"
+expect_rejected "an unstripped agent" "carries debug sections"
+rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && cp /lib/x86_64-linux-gnu/libstdc++.so.6 "$work/bad/"
+patchelf --set-rpath '$ORIGIN' "$work/bad/libstdc++.so.6"
+expect_rejected "a library above the glibc floor" "needs GLIBC_2.36, above the floor GLIBC_2.34"
+rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && rm "$work/bad/libcivetweb.so.1"
+expect_rejected "a missing dependency" "needs libcivetweb.so.1, which is neither in the bundle"
+echo "bundle_test: 5 passed, 0 failed"
