@@ -12,6 +12,13 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # What the agent and the demo need; the tests add gtest and promtool (Debian's
 # prometheus package, for `promtool check metrics`).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
+# The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
+# runs without it): grpc++, protobuf, libcurl, zlib, and npm to fetch the
+# pinned .proto files once (cmake/otlp_protos.lock).
+PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libcurl4-openssl-dev
+  zlib1g-dev)
+# An npm from elsewhere (e.g. NodeSource's nodejs) does; Debian's would conflict with it.
+command -v npm >/dev/null || PACKAGES+=(npm)
 TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
