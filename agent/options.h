@@ -33,6 +33,9 @@ struct Options {
   bool contention = true;              // JVM TI monitor contention and wait events
   // Contended entries timed per second before sampling starts; 0 = time all.
   int contention_sampling = 1000;
+  // OTLP push (docs/OTLP.md): override OTEL_EXPORTER_OTLP_ENDPOINT / _PROTOCOL.
+  std::string otlp_endpoint;
+  std::string otlp_protocol;
 };
 
 struct ParsedOptions {
