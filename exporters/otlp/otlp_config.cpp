@@ -39,8 +39,12 @@ class Reader {
     return std::string(v);
   }
 
+  // A general variable is read once per signal: its problem is told once.
   void bad(const std::string& name, const std::string& value, const std::string& expected, const std::string& kept) {
-    problems_.push_back(name + "=" + quoted(value) + " is not valid (expected " + expected + "); using " + kept);
+    std::string problem = name + "=" + quoted(value) + " is not valid (expected " + expected + "); using " + kept;
+    for (const auto& p : problems_)
+      if (p == problem) return;
+    problems_.push_back(problem);
   }
 
   void milliseconds(const std::string& name, std::chrono::milliseconds& out, long long max_ms) {

@@ -54,7 +54,7 @@ struct PushingJvm {
 
 std::map<std::string, std::string> push_env(const OtlpReceiver& r, const std::string& protocol) {
   return {{"OTEL_EXPORTER_OTLP_ENDPOINT", r.endpoint()},
-          {"OTEL_EXPORTER_OTLP_PROTOCOL", protocol},
+          {"OTEL_EXPORTER_OTLP_PROTOCOL", protocol == "grpc" ? "grpc" : "http/protobuf"},
           {"OTEL_METRIC_EXPORT_INTERVAL", "200"}};
 }
 
@@ -140,9 +140,11 @@ TEST_P(OtlpPush, ThreadCountsHeadersAndResourceArrive) {
   EXPECT_EQ(last.request.resource_metrics(0).scope_metrics(0).scope().name(), "jvmsight");
 }
 
-// With Serial GC every collection is one pause named after its bean: the
-// pushed jvm.gc.duration counts per jvm.gc.name and the jvmsight.gc.collection
-// counts equal the GarbageCollectorMXBeans'.
+// With Serial GC every collection is one pause: the pushed jvm.gc.duration
+// count (over all jvm.gc.name values) equals the GarbageCollectorMXBeans'
+// total, and jvmsight.gc.collection equals each bean's count. Per-name pause
+// counts are not compared: attribution by GC notification may leave a pause
+// "unknown" on a loaded machine (docs/METRICS.md, Known limits).
 TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
   auto receiver = start_receiver(protocol());
   ASSERT_TRUE(receiver);
@@ -152,7 +154,10 @@ TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
   ASSERT_TRUE(jvm.process->wait_for_line("CHURNED", 60s));
   std::string diff = "nothing compared";
   for (int attempt = 0; attempt < 20 && !diff.empty(); ++attempt) {
-    std::string line = request_report(*jvm.process, "GC");
+    size_t lines = 0;
+    while (jvm.process->wait_for_line("GC ", 0ms, lines + 1)) ++lines;
+    jvm.process->send("gc");
+    std::string line = jvm.process->wait_for_line("GC ", 30s, lines + 1).value_or("GC ");
     std::map<std::string, long> beans;  // "GC Copy=3/12;MarkSweepCompact=3/40"
     std::stringstream entries(line.substr(3));
     for (std::string e; std::getline(entries, e, ';');)
@@ -166,11 +171,19 @@ TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
     if (const pb::Metric* m = find_metric(request, "jvmsight.gc.collection"))
       for (const auto& p : m->summary().data_points()) collections[attribute(p, "gc")] = p.count();
     diff.clear();
-    for (const auto& [name, count] : beans) {
-      if (durations[name] != count)
-        diff += "jvm.gc.duration " + name + " " + std::to_string(durations[name]) + " vs " + std::to_string(count) + "; ";
-      if (collections[name] != count) diff += "jvmsight.gc.collection " + name + "; ";
+    long pauses = 0, bean_total = 0;
+    for (const auto& [name, count] : durations) {
+      pauses += count;
+      if (name != "unknown" && !beans.count(name)) diff += "jvm.gc.name " + name + " is no bean; ";
     }
+    for (const auto& [name, count] : beans) {
+      bean_total += count;
+      if (collections[name] != count)
+        diff += "jvmsight.gc.collection " + name + " " + std::to_string(collections[name]) + " vs " +
+                std::to_string(count) + "; ";
+    }
+    if (pauses != bean_total)
+      diff += "jvm.gc.duration count " + std::to_string(pauses) + " vs beans " + std::to_string(bean_total) + "; ";
     if (beans.empty() || beans["MarkSweepCompact"] < 3) diff += "fixture ran fewer collections than asked; ";
   }
   EXPECT_EQ(diff, "");
@@ -185,7 +198,12 @@ TEST_P(OtlpPush, RetriesWhenTheReceiverIsUnavailable) {
   ASSERT_GT(jvm.port, 0);
   ASSERT_TRUE(receiver->wait_for_more_than(0, 20s)) << jvm.process->err();
   EXPECT_EQ(receiver->failures_answered(), 2u);
-  PromScrape s(http_get(jvm.port, "/metrics").body);
+  // The receiver has the data a moment before the exporter has its answer.
+  PromScrape s("");
+  for (auto until = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < until;) {
+    s = PromScrape(http_get(jvm.port, "/metrics").body);
+    if (s.value("jvmsight_otlp_exports_total", {{"result", "sent"}}).value_or(0) >= 1) break;
+  }
   EXPECT_EQ(s.value("jvmsight_otlp_exports_total", {{"result", "failed"}}).value_or(-1), 0);
   EXPECT_GE(s.value("jvmsight_otlp_retries_total").value_or(0), 2);
   EXPECT_GE(s.value("jvmsight_otlp_exports_total", {{"result", "sent"}}).value_or(0), 1);
@@ -205,7 +223,7 @@ TEST_P(OtlpPush, SilentEndpointDoesNotDelayExit) {
   getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
   std::map<std::string, std::string> env = {
       {"OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port))},
-      {"OTEL_EXPORTER_OTLP_PROTOCOL", protocol()},
+      {"OTEL_EXPORTER_OTLP_PROTOCOL", protocol() == "grpc" ? "grpc" : "http/protobuf"},
       {"OTEL_METRIC_EXPORT_INTERVAL", "200"}};
   PushingJvm jvm(jdk(), "ThreadStates", env);
   ASSERT_GT(jvm.port, 0);
@@ -224,7 +242,7 @@ TEST_P(OtlpPush, SilentEndpointDoesNotDelayExit) {
   EXPECT_LT(took.count(), 2500) << "exit took " << took.count() << " ms";
 }
 
-INSTANTIATE_TEST_SUITE_P(Jdks, OtlpPush, ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("grpc", "http")),
+INSTANTIATE_TEST_SUITE_P(Jdks, OtlpPush, ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("grpc", "http/protobuf")),
                          [](const ::testing::TestParamInfo<Param>& i) {
                            return std::get<0>(i.param).name + "_" +
                                   (std::get<1>(i.param) == "grpc" ? "grpc" : "http");

@@ -156,3 +156,16 @@ TEST(OtlpConfig, TemporalityAndDisabled) {
 
 }  // namespace
 }  // namespace jvmsight::otlp
+
+namespace jvmsight::otlp {
+namespace {
+// The general variable applies to three signals; its problem is told once.
+TEST(OtlpConfig, BadGeneralValueIsReportedOnce) {
+  FakeEnv env;
+  env.vars = {{"OTEL_EXPORTER_OTLP_PROTOCOL", "http"}};
+  ParsedConfig p = parse_config(env.lookup());
+  EXPECT_EQ(p.problems.size(), 1u) << ::testing::PrintToString(p.problems);
+  EXPECT_EQ(p.config.metrics.protocol, Protocol::grpc);
+}
+}  // namespace
+}  // namespace jvmsight::otlp
