@@ -46,6 +46,8 @@ constexpr std::chrono::milliseconds gc_poll_interval{250};
 // How often contention sampling follows the rate: a burst is timed in full
 // for at most this long before sampling starts.
 constexpr std::chrono::milliseconds sampling_interval{1000};
+// At JVM exit, the last OTLP collection plus flush take at most about this long.
+constexpr std::chrono::milliseconds otlp_exit_budget{1000};
 
 std::string system_property(jvmtiEnv* jvmti, const char* name) {
   char* value = nullptr;
@@ -138,6 +140,8 @@ void Agent::start_live(JNIEnv* jni) {
   // Read at VMInit: not all of these are set yet at OnLoad.
   jdk_version_ = system_property(jvmti_, "java.vm.version");
   vm_name_ = system_property(jvmti_, "java.vm.name");
+  otlp_ = OtlpPlugin::load({options_.otlp_endpoint, options_.otlp_protocol, vm_name_, jdk_version_,
+                            system_property(jvmti_, "sun.java.command")});
   schedule_periodic_work();
   if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
@@ -149,6 +153,7 @@ void Agent::start_live(JNIEnv* jni) {
 // The agent thread's background work. Each task checks that what it drives
 // was built: a JVM can refuse some of it (e.g. no lock source).
 void Agent::schedule_periodic_work() {
+  if (otlp_) agent_thread_.every(otlp_->interval(), [this] { otlp_->push(collect_now()); });
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
@@ -288,6 +293,7 @@ MetricFamilies Agent::collect_now() {
         out.end());
   add_sample(add_family(out, "jvmsight_build_info", MetricType::gauge, "jvmsight build and the JVM it runs in"), 1,
              {{"version", version}, {"jdk", jdk_version_}, {"vm", vm_name_}});
+  if (otlp_) otlp_->append_self_metrics(out);
   return out;
 }
 
@@ -295,7 +301,18 @@ void Agent::on_vm_death() {
   // Never delay exit: pending and future scrapes get 503 at once, the agent
   // thread leaves its loop, and civetweb is not stopped (that takes 1-2 s);
   // the process exit ends its threads.
-  if (Agent* agent = running.load()) agent->agent_thread_.stop();
+  Agent* agent = running.load();
+  if (agent == nullptr) return;
+  const auto exit_started = std::chrono::steady_clock::now();
+  // OTLP: one last collection and a flush, within otlp_exit_budget in all.
+  if (agent->otlp_)
+    agent->agent_thread_.call<bool>([agent] { return agent->otlp_->push(agent->collect_now()), true; },
+                                    otlp_exit_budget / 4);
+  agent->agent_thread_.stop();
+  if (agent->otlp_)
+    agent->otlp_->shutdown(std::max(std::chrono::milliseconds(100),
+                                    otlp_exit_budget - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                           std::chrono::steady_clock::now() - exit_started)));
   log::debug("VM death: stopped");
 }
 

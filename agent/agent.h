@@ -15,6 +15,7 @@
 #include "agent/capabilities.h"
 #include "agent/event_callbacks.h"
 #include "agent/options.h"
+#include "agent/otlp_plugin_loader.h"
 #include "collectors/collector_set.h"
 #include "collectors/gc/gc_collector.h"
 #include "collectors/gc/gc_pause_recorder.h"
@@ -84,6 +85,7 @@ class Agent {
   CollectorSet collectors_;  // what a scrape runs, in order
 
   std::unique_ptr<HttpServer> server_;
+  std::unique_ptr<OtlpPlugin> otlp_;  // only when an OTLP endpoint is configured
 };
 
 }  // namespace jvmsight

@@ -147,6 +147,18 @@ const OptionSpec option_specs[] = {
          return false;
        return true;
      }},
+    {"otlp_endpoint", "otlp_endpoint", "an http:// or https:// URL of an OTLP collector, e.g. http://127.0.0.1:4317",
+     [](std::string_view v, Options& o) {
+       if (v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0) return false;
+       o.otlp_endpoint = std::string(v);
+       return true;
+     }},
+    {"otlp_protocol", "otlp_protocol", "grpc or http/protobuf",
+     [](std::string_view v, Options& o) {
+       if (v != "grpc" && v != "http/protobuf") return false;
+       o.otlp_protocol = std::string(v);
+       return true;
+     }},
 };
 
 // label.<name>=<value>: a constant label. Prometheus' rules for a label

@@ -45,6 +45,9 @@ struct Options {
   // label.<name>=<value>: added to every sample of /metrics (a sample's own
   // label of the same name wins).
   std::vector<Label> labels;
+  // OTLP push (docs/OTLP.md): override OTEL_EXPORTER_OTLP_ENDPOINT / _PROTOCOL.
+  std::string otlp_endpoint;
+  std::string otlp_protocol;
 };
 
 struct ParsedOptions {

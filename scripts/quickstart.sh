@@ -15,11 +15,16 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # runc and python3-yaml. helm, kubectl and node packages come from npm
 # (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
-TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3 clang-format
-  buildah umoci busybox-static patchelf runc python3-yaml)
+# The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
+# runs without it): grpc++, protobuf, libcurl, zlib, and npm to fetch the
+# pinned .proto files once (cmake/otlp_protos.lock).
+PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libcurl4-openssl-dev
+  zlib1g-dev)
 # Debian's nodejs and npm, unless a node with npm is there already (a
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
-command -v npm >/dev/null || TEST_PACKAGES+=(nodejs npm)
+command -v npm >/dev/null || PACKAGES+=(nodejs npm)
+TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3 clang-format
+  buildah umoci busybox-static patchelf runc python3-yaml)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {

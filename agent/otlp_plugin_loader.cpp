@@ -1,0 +1,74 @@
+#include "agent/otlp_plugin_loader.h"
+
+#include <dlfcn.h>
+
+#include "agent/version.h"
+#include "common/log.h"
+
+namespace jvmsight {
+namespace {
+
+constexpr const char* plugin_file = "libjvmsight-otlp.so";
+
+// The directory of the shared object this code is in (libjvmsight.so):
+// the plugin must come from the same build, so it is looked for only there.
+std::string own_directory() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&own_directory), &info) == 0 || info.dli_fname == nullptr) return "";
+  std::string path = info.dli_fname;
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+template <class Fn>
+bool resolve(void* handle, const char* name, Fn& out) {
+  out = reinterpret_cast<Fn>(dlsym(handle, name));
+  return out != nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings) {
+  if (!otlp::otlp_requested(settings.endpoint.c_str())) return nullptr;
+  const std::string path = own_directory() + "/" + plugin_file;
+  // RTLD_LOCAL: gRPC's and protobuf's symbols stay out of the JVM's namespace.
+  // Never dlclosed: gRPC keeps threads that would run unmapped code.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    log::error("OTLP export is configured but ", path, " cannot be loaded (", why ? why : "unknown error",
+               "); /metrics keeps working, nothing is pushed");
+    return nullptr;
+  }
+  std::unique_ptr<OtlpPlugin> plugin(new OtlpPlugin());
+  jvmsight_otlp_abi_version_fn abi = nullptr;
+  jvmsight_otlp_start_fn start = nullptr;
+  if (!resolve(handle, "jvmsight_otlp_abi_version", abi) || !resolve(handle, "jvmsight_otlp_start", start) ||
+      !resolve(handle, "jvmsight_otlp_push_metrics", plugin->push_) ||
+      !resolve(handle, "jvmsight_otlp_append_self_metrics", plugin->self_metrics_) ||
+      !resolve(handle, "jvmsight_otlp_shutdown", plugin->shutdown_)) {
+    log::error(path, " lacks the jvmsight_otlp_* entry points; nothing is pushed");
+    return nullptr;
+  }
+  if (abi() != JVMSIGHT_OTLP_ABI_VERSION) {
+    log::error(path, " has interface version ", abi(), ", this agent needs ", JVMSIGHT_OTLP_ABI_VERSION,
+               " (mixed builds?); nothing is pushed");
+    return nullptr;
+  }
+  jvmsight_otlp_host host{};
+  host.abi_version = JVMSIGHT_OTLP_ABI_VERSION;
+  host.log_level = static_cast<int>(log::level());
+  host.endpoint = settings.endpoint.empty() ? nullptr : settings.endpoint.c_str();
+  host.protocol = settings.protocol.empty() ? nullptr : settings.protocol.c_str();
+  host.agent_version = version;
+  host.vm_name = settings.vm_name.c_str();
+  host.vm_version = settings.vm_version.c_str();
+  host.java_command = settings.java_command.c_str();
+  int64_t interval_ms = 0;
+  plugin->exporter_ = start(&host, &interval_ms);
+  if (plugin->exporter_ == nullptr) return nullptr;  // the plugin said why
+  plugin->interval_ = std::chrono::milliseconds(interval_ms);
+  return plugin;
+}
+
+}  // namespace jvmsight

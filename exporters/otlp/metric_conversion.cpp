@@ -1,0 +1,154 @@
+#include "exporters/otlp/metric_conversion.h"
+
+#include <cctype>
+
+#include "exporters/otlp/metric_names.h"
+
+namespace jvmsight::otlp {
+namespace {
+
+namespace pb = opentelemetry::proto::metrics::v1;
+using opentelemetry::proto::common::v1::KeyValue;
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+void add_attributes(const std::vector<Label>& labels, const OtlpName& name,
+                    google::protobuf::RepeatedPtrField<KeyValue>& out) {
+  for (const auto& label : labels) {
+    KeyValue* kv = out.Add();
+    kv->set_key(label.name);
+    kv->mutable_value()->set_string_value(label.value);
+    for (const auto& rename : name.attributes) {
+      if (rename.label != label.name) continue;
+      kv->set_key(rename.attribute);
+      if (rename.lowercase_value) kv->mutable_value()->set_string_value(lower(label.value));
+    }
+  }
+}
+
+std::string series_key(const std::string& name, const std::vector<Label>& labels) {
+  std::string key = name;
+  for (const auto& l : labels) {
+    key += '\0';
+    key += l.name;
+    key += '=';
+    key += l.value;
+  }
+  return key;
+}
+
+}  // namespace
+
+MetricConverter::MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version)
+    : preference_(preference), start_unix_ns_(start_unix_ns), scope_version_(std::move(scope_version)) {}
+
+bool MetricConverter::delta_for(MetricType type) const {
+  if (preference_ == TemporalityPreference::delta)
+    return type == MetricType::counter || type == MetricType::histogram;
+  if (preference_ == TemporalityPreference::lowmemory) return type == MetricType::histogram;
+  return false;
+}
+
+MetricConverter::Previous* MetricConverter::previous(const std::string& key, bool& first) {
+  auto [it, inserted] = previous_.try_emplace(key);
+  first = inserted;
+  return &it->second;
+}
+
+size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix_ns,
+                                const opentelemetry::proto::resource::v1::Resource& resource,
+                                opentelemetry::proto::collector::metrics::v1::ExportMetricsServiceRequest& out) {
+  pb::ResourceMetrics* rm = out.add_resource_metrics();
+  *rm->mutable_resource() = resource;
+  pb::ScopeMetrics* sm = rm->add_scope_metrics();
+  sm->mutable_scope()->set_name("jvmsight");
+  sm->mutable_scope()->set_version(scope_version_);
+  size_t points = 0;
+
+  for (const MetricFamily& family : families) {
+    if (family.samples.empty()) continue;
+    const OtlpName name = otlp_name(family);
+    const bool delta = delta_for(family.type);
+    const auto temporality = delta ? pb::AGGREGATION_TEMPORALITY_DELTA : pb::AGGREGATION_TEMPORALITY_CUMULATIVE;
+    pb::Metric* metric = sm->add_metrics();
+    metric->set_name(name.name);
+    metric->set_description(family.help);
+    metric->set_unit(name.unit);
+
+    for (const Sample& sample : family.samples) {
+      // Delta: this interval's change; a value below the previous one means
+      // the source restarted, and the whole value is this interval's.
+      bool first = true;
+      Previous* prev = delta ? previous(series_key(family.name, sample.labels), first) : nullptr;
+      const int64_t start = (prev && !first) ? prev->time_unix_ns : start_unix_ns_;
+      switch (name.instrument) {
+        case Instrument::gauge: {
+          auto* p = metric->mutable_gauge()->add_data_points();
+          add_attributes(sample.labels, name, *p->mutable_attributes());
+          p->set_time_unix_nano(now_unix_ns);
+          p->set_as_double(sample.value);
+          break;
+        }
+        case Instrument::updown_sum:
+        case Instrument::monotonic_sum: {
+          auto* sum = metric->mutable_sum();
+          sum->set_is_monotonic(name.instrument == Instrument::monotonic_sum);
+          sum->set_aggregation_temporality(temporality);
+          auto* p = sum->add_data_points();
+          add_attributes(sample.labels, name, *p->mutable_attributes());
+          p->set_start_time_unix_nano(start);
+          p->set_time_unix_nano(now_unix_ns);
+          double value = sample.value;
+          if (prev) {
+            if (!first && value >= prev->value) value -= prev->value;
+            prev->value = sample.value;
+          }
+          p->set_as_double(value);
+          break;
+        }
+        case Instrument::histogram: {
+          auto* h = metric->mutable_histogram();
+          h->set_aggregation_temporality(temporality);
+          auto* p = h->add_data_points();
+          add_attributes(sample.labels, name, *p->mutable_attributes());
+          p->set_start_time_unix_nano(start);
+          p->set_time_unix_nano(now_unix_ns);
+          const HistogramValue& v = sample.histogram;
+          for (double b : v.upper_bounds) p->add_explicit_bounds(b);
+          // Both the model and OTLP keep per-bucket counts (not cumulative).
+          const bool reset = prev && !first &&
+                             (v.count < prev->count || v.bucket_counts.size() != prev->buckets.size());
+          const bool subtract = prev && !first && !reset;
+          for (size_t i = 0; i < v.bucket_counts.size(); ++i)
+            p->add_bucket_counts(v.bucket_counts[i] - (subtract ? prev->buckets[i] : 0));
+          p->set_count(v.count - (subtract ? prev->count : 0));
+          p->set_sum(v.sum - (subtract ? prev->sum : 0));
+          if (prev) {
+            prev->buckets = v.bucket_counts;
+            prev->count = v.count;
+            prev->sum = v.sum;
+          }
+          break;
+        }
+        case Instrument::summary: {
+          auto* p = metric->mutable_summary()->add_data_points();
+          add_attributes(sample.labels, name, *p->mutable_attributes());
+          p->set_start_time_unix_nano(start_unix_ns_);
+          p->set_time_unix_nano(now_unix_ns);
+          p->set_count(sample.summary.count);
+          p->set_sum(sample.summary.sum);
+          break;
+        }
+      }
+      if (prev) prev->time_unix_ns = now_unix_ns;
+      ++points;
+    }
+  }
+  if (points == 0) out.mutable_resource_metrics()->RemoveLast();
+  return points;
+}
+
+}  // namespace jvmsight::otlp

@@ -1,0 +1,47 @@
+#pragma once
+// MetricFamilies (the neutral model, cumulative since the agent started) to
+// an OTLP ExportMetricsServiceRequest. No I/O. Stateful only for delta
+// temporality, which needs the previous values of each series.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "exporters/otlp/otlp_config.h"
+#include "metrics_service.pb.h"
+#include "model/telemetry.h"
+
+namespace jvmsight::otlp {
+
+class MetricConverter {
+ public:
+  // start_unix_ns: when the agent started counting (cumulative start time).
+  MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version);
+
+  // Appends one ResourceMetrics (with `resource`) holding every family.
+  // Returns the number of data points written (0: nothing worth sending).
+  size_t convert(const MetricFamilies& families, int64_t now_unix_ns,
+                 const opentelemetry::proto::resource::v1::Resource& resource,
+                 opentelemetry::proto::collector::metrics::v1::ExportMetricsServiceRequest& out);
+
+ private:
+  struct Previous {
+    int64_t time_unix_ns = 0;
+    double value = 0;
+    std::vector<uint64_t> buckets;
+    uint64_t count = 0;
+    double sum = 0;
+  };
+  // Delta for counters and histograms per the preference (async counters are
+  // cumulative under lowmemory, as in the SDKs).
+  bool delta_for(MetricType type) const;
+  // The series' previous values (for delta), keyed by name and labels.
+  Previous* previous(const std::string& key, bool& first);
+
+  TemporalityPreference preference_;
+  int64_t start_unix_ns_;
+  std::string scope_version_;
+  std::map<std::string, Previous> previous_;
+};
+
+}  // namespace jvmsight::otlp

@@ -1,0 +1,79 @@
+#pragma once
+/* The narrow C interface between libjvmsight.so and libjvmsight-otlp.so.
+ *
+ * The agent dlopens the plugin only when an OTLP endpoint is configured
+ * (agent/otlp_plugin_loader.cpp), checks jvmsight_otlp_abi_version() against
+ * the JVMSIGHT_OTLP_ABI_VERSION it was built with, and then:
+ *   - calls jvmsight_otlp_start() once, at VMInit;
+ *   - every export interval, on its agent thread, collects the neutral model
+ *     and hands it to jvmsight_otlp_push_metrics(), which copies it into a
+ *     bounded queue and returns: no network I/O on the caller's thread;
+ *   - at VMDeath, pushes a last collection and calls jvmsight_otlp_shutdown()
+ *     with a deadline (about a second): it never waits longer.
+ *
+ * Model pointers are opaque `const void*` standing for
+ * `const jvmsight::MetricFamilies*` (model/telemetry.h). That is sound only
+ * because both shared objects come from one build of one source tree; the
+ * ABI version guards against mixing builds of different interface versions,
+ * and the loader looks for the plugin only next to libjvmsight.so.
+ *
+ * No C++ exception leaves any of these functions. */
+#include <stdint.h>
+
+#define JVMSIGHT_OTLP_ABI_VERSION 1u
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the agent tells the plugin. Strings may be NULL; they are copied. */
+typedef struct jvmsight_otlp_host {
+  uint32_t abi_version;      /* JVMSIGHT_OTLP_ABI_VERSION */
+  int log_level;             /* jvmsight::log::Level */
+  const char* endpoint;      /* agent option otlp_endpoint (overrides the environment), or NULL */
+  const char* protocol;      /* agent option otlp_protocol: "grpc" or "http/protobuf", or NULL */
+  const char* agent_version; /* jvmsight's version */
+  const char* vm_name;       /* java.vm.name */
+  const char* vm_version;    /* java.vm.version */
+  const char* java_command;  /* sun.java.command: the default service.name comes from it */
+} jvmsight_otlp_host;
+
+typedef struct jvmsight_otlp jvmsight_otlp;
+
+typedef uint32_t (*jvmsight_otlp_abi_version_fn)(void);
+/* NULL when export is disabled or the configuration cannot work (the reason
+ * is logged). On success *export_interval_ms is how often to push. */
+typedef jvmsight_otlp* (*jvmsight_otlp_start_fn)(const jvmsight_otlp_host* host, int64_t* export_interval_ms);
+typedef void (*jvmsight_otlp_push_metrics_fn)(jvmsight_otlp* exporter, const void* metric_families);
+/* Adds the exporter's own counters (sent, failed, dropped, last success) to
+ * a `jvmsight::MetricFamilies*`, so /metrics and the push both carry them. */
+typedef void (*jvmsight_otlp_append_self_metrics_fn)(jvmsight_otlp* exporter, void* metric_families);
+typedef void (*jvmsight_otlp_shutdown_fn)(jvmsight_otlp* exporter, int64_t deadline_ms);
+
+#ifdef __cplusplus
+}
+
+#include <cctype>
+#include <cstdlib>
+#include <string_view>
+
+namespace jvmsight::otlp {
+
+// Whether OTLP export is asked for: an endpoint from the agent option or the
+// environment, and OTEL_SDK_DISABLED not true. Header-only so that the agent
+// decides without loading the plugin (and its libraries) at all.
+inline bool otlp_requested(const char* endpoint_option) {
+  const char* disabled = std::getenv("OTEL_SDK_DISABLED");
+  if (disabled != nullptr) {
+    std::string_view d(disabled);
+    if (d.size() == 4 && std::tolower(d[0]) == 't' && std::tolower(d[1]) == 'r' && std::tolower(d[2]) == 'u' &&
+        std::tolower(d[3]) == 'e')
+      return false;
+  }
+  auto set = [](const char* v) { return v != nullptr && *v != '\0'; };
+  return set(endpoint_option) || set(std::getenv("OTEL_EXPORTER_OTLP_ENDPOINT")) ||
+         set(std::getenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"));
+}
+
+}  // namespace jvmsight::otlp
+#endif

@@ -1,0 +1,83 @@
+#include "exporters/otlp/resource.h"
+
+#include <map>
+
+#include "exporters/otlp/otlp_config.h"
+
+namespace jvmsight::otlp {
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+}  // namespace
+
+KeyValues parse_resource_attributes(const std::string& text, std::string& problem) {
+  KeyValues out;
+  problem.clear();
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = trim(text.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    std::string key = eq == std::string::npos ? "" : trim(item.substr(0, eq));
+    std::string value;
+    if (key.empty() || !percent_decode(trim(item.substr(eq + 1)), value)) {
+      problem = "OTEL_RESOURCE_ATTRIBUTES: entry '" + item.substr(0, 64) +
+                "' is not key=value with a percent-encoded value; the variable is ignored";
+      return {};
+    }
+    out.emplace_back(key, value);
+  }
+  return out;
+}
+
+std::string default_service_name(const std::string& java_command) {
+  std::string main = java_command.substr(0, java_command.find(' '));
+  if (main.empty()) return "unknown_service:java";
+  size_t slash = main.find_last_of('/');
+  if (slash != std::string::npos) main = main.substr(slash + 1);
+  constexpr std::string_view jar = ".jar";
+  if (main.size() > jar.size() && main.compare(main.size() - jar.size(), jar.size(), jar) == 0)
+    main.resize(main.size() - jar.size());
+  return main;
+}
+
+void build_resource(const ProcessFacts& facts, const KeyValues& user_attributes,
+                    const std::optional<std::string>& service_name, opentelemetry::proto::resource::v1::Resource& out) {
+  // Ordered map: later sources override earlier ones, output is stable.
+  std::map<std::string, std::string> strings;
+  strings["service.name"] = default_service_name(facts.java_command);
+  if (!facts.host_name.empty()) strings["host.name"] = facts.host_name;
+  if (!facts.vm_name.empty()) strings["process.runtime.name"] = facts.vm_name;
+  if (!facts.vm_version.empty()) strings["process.runtime.version"] = facts.vm_version;
+  strings["telemetry.sdk.name"] = "jvmsight";
+  strings["telemetry.sdk.language"] = "cpp";
+  strings["telemetry.sdk.version"] = facts.agent_version;
+  bool user_pid = false;
+  for (const auto& [k, v] : user_attributes) {
+    strings[k] = v;
+    user_pid |= k == "process.pid";
+  }
+  if (service_name) strings["service.name"] = *service_name;
+
+  out.Clear();
+  for (const auto& [k, v] : strings) {
+    auto* kv = out.add_attributes();
+    kv->set_key(k);
+    kv->mutable_value()->set_string_value(v);
+  }
+  if (!user_pid) {
+    auto* kv = out.add_attributes();
+    kv->set_key("process.pid");
+    kv->mutable_value()->set_int_value(facts.pid);
+  }
+}
+
+}  // namespace jvmsight::otlp

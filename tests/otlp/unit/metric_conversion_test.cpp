@@ -1,0 +1,191 @@
+// Model -> OTLP: semantic-convention names, units, attribute names and
+// values, instrument kinds, per-bucket histogram counts, temporality.
+#include <gtest/gtest.h>
+
+#include "exporters/otlp/metric_conversion.h"
+#include "exporters/otlp/metric_names.h"
+
+namespace jvmsight::otlp {
+namespace {
+
+namespace pb = opentelemetry::proto::metrics::v1;
+using Request = opentelemetry::proto::collector::metrics::v1::ExportMetricsServiceRequest;
+
+constexpr int64_t start_ns = 1'000'000'000;
+
+MetricFamilies sample_families(double started, uint64_t fast, uint64_t slow) {
+  MetricFamilies f;
+  auto& states = add_family(f, "jvm_threads_state", MetricType::gauge, "Current count of threads by state");
+  add_sample(states, 7, {{"state", "RUNNABLE"}});
+  add_sample(states, 3, {{"state", "TIMED_WAITING"}});
+  add_sample(add_family(f, "jvm_threads_started_total", MetricType::counter, "Started"), started);
+  HistogramValue h;
+  h.upper_bounds = {0.001, 0.01};
+  h.bucket_counts = {fast, slow, 0};
+  h.count = fast + slow;
+  h.sum = 0.0005 * fast + 0.005 * slow;
+  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+                {{"gc", "G1 Young Generation"}});
+  add_sample(add_family(f, "jvmsight_monitor_contended_enter_total", MetricType::counter, "Contended"), 12,
+             {{"lock_class", "java.lang.Object"}});
+  add_sample(add_family(f, "jvmsight_deadlock_check_median_seconds", MetricType::gauge, "Median"), 0.002);
+  add_summary(add_family(f, "jvm_gc_collection_seconds", MetricType::summary, "GC time"), 5, 0.25,
+              {{"gc", "G1 Young Generation"}});
+  add_family(f, "jvmsight_empty", MetricType::gauge, "no samples");
+  return f;
+}
+
+const pb::Metric* find(const Request& r, const std::string& name) {
+  for (const auto& m : r.resource_metrics(0).scope_metrics(0).metrics())
+    if (m.name() == name) return &m;
+  return nullptr;
+}
+
+std::string attr(const google::protobuf::RepeatedPtrField<opentelemetry::proto::common::v1::KeyValue>& kvs,
+                 const std::string& key) {
+  for (const auto& kv : kvs)
+    if (kv.key() == key) return kv.value().string_value();
+  return "<absent>";
+}
+
+Request convert(MetricConverter& c, const MetricFamilies& f, int64_t now) {
+  Request r;
+  opentelemetry::proto::resource::v1::Resource resource;
+  resource.add_attributes()->set_key("service.name");
+  c.convert(f, now, resource, r);
+  return r;
+}
+
+TEST(MetricConversion, ThreadCountUsesSemanticConvention) {
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  Request r = convert(c, sample_families(10, 4, 1), 2'000'000'000);
+  ASSERT_EQ(r.resource_metrics_size(), 1);
+  EXPECT_EQ(r.resource_metrics(0).resource().attributes(0).key(), "service.name");
+  EXPECT_EQ(r.resource_metrics(0).scope_metrics(0).scope().name(), "jvmsight");
+  EXPECT_EQ(r.resource_metrics(0).scope_metrics(0).scope().version(), "0.1.0");
+  const pb::Metric* m = find(r, "jvm.thread.count");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->unit(), "{thread}");
+  ASSERT_TRUE(m->has_sum());
+  EXPECT_FALSE(m->sum().is_monotonic());
+  EXPECT_EQ(m->sum().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_CUMULATIVE);
+  ASSERT_EQ(m->sum().data_points_size(), 2);
+  EXPECT_EQ(attr(m->sum().data_points(0).attributes(), "jvm.thread.state"), "runnable");
+  EXPECT_EQ(m->sum().data_points(0).as_double(), 7);
+  EXPECT_EQ(attr(m->sum().data_points(1).attributes(), "jvm.thread.state"), "timed_waiting");
+  EXPECT_EQ(m->sum().data_points(0).start_time_unix_nano(), uint64_t(start_ns));
+  EXPECT_EQ(m->sum().data_points(0).time_unix_nano(), 2'000'000'000u);
+  EXPECT_EQ(find(r, "jvm_threads_state"), nullptr);
+}
+
+TEST(MetricConversion, GcDurationHistogramKeepsPerBucketCounts) {
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  Request r = convert(c, sample_families(10, 4, 1), 2'000'000'000);
+  const pb::Metric* m = find(r, "jvm.gc.duration");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->unit(), "s");
+  ASSERT_TRUE(m->has_histogram());
+  const auto& p = m->histogram().data_points(0);
+  EXPECT_EQ(attr(p.attributes(), "jvm.gc.name"), "G1 Young Generation");
+  ASSERT_EQ(p.explicit_bounds_size(), 2);
+  ASSERT_EQ(p.bucket_counts_size(), 3);  // one more than bounds: the +Inf bucket
+  EXPECT_EQ(p.bucket_counts(0), 4u);
+  EXPECT_EQ(p.bucket_counts(1), 1u);     // per bucket, not cumulative (would be 5)
+  EXPECT_EQ(p.bucket_counts(2), 0u);
+  EXPECT_EQ(p.count(), 5u);
+  EXPECT_DOUBLE_EQ(p.sum(), 0.007);
+}
+
+TEST(MetricConversion, OtherFamiliesGoUnderJvmsightWithUnitsAndMonotonicity) {
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  Request r = convert(c, sample_families(10, 4, 1), 2'000'000'000);
+  const pb::Metric* enters = find(r, "jvmsight.monitor_contended_enter");
+  ASSERT_NE(enters, nullptr);
+  EXPECT_TRUE(enters->sum().is_monotonic());
+  EXPECT_EQ(enters->unit(), "");
+  EXPECT_EQ(attr(enters->sum().data_points(0).attributes(), "lock_class"), "java.lang.Object");
+  const pb::Metric* median = find(r, "jvmsight.deadlock_check_median");
+  ASSERT_NE(median, nullptr);
+  EXPECT_EQ(median->unit(), "s");
+  EXPECT_TRUE(median->has_gauge());
+  const pb::Metric* started = find(r, "jvmsight.threads.started");
+  ASSERT_NE(started, nullptr);
+  EXPECT_TRUE(started->sum().is_monotonic());
+  const pb::Metric* collections = find(r, "jvmsight.gc.collection");
+  ASSERT_NE(collections, nullptr);
+  ASSERT_TRUE(collections->has_summary());
+  EXPECT_EQ(collections->summary().data_points(0).count(), 5u);
+  EXPECT_EQ(find(r, "jvmsight.empty"), nullptr);  // families without samples are not sent
+}
+
+TEST(MetricConversion, DeltaSendsTheChangeSinceThePreviousExport) {
+  MetricConverter c(TemporalityPreference::delta, start_ns, "0.1.0");
+  convert(c, sample_families(10, 4, 1), 2'000'000'000);
+  Request r = convert(c, sample_families(13, 6, 1), 3'000'000'000);
+  const pb::Metric* started = find(r, "jvmsight.threads.started");
+  EXPECT_EQ(started->sum().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_DELTA);
+  EXPECT_EQ(started->sum().data_points(0).as_double(), 3);
+  EXPECT_EQ(started->sum().data_points(0).start_time_unix_nano(), 2'000'000'000u);
+  const auto& h = find(r, "jvm.gc.duration")->histogram();
+  EXPECT_EQ(h.aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_DELTA);
+  EXPECT_EQ(h.data_points(0).bucket_counts(0), 2u);
+  EXPECT_EQ(h.data_points(0).bucket_counts(1), 0u);
+  EXPECT_EQ(h.data_points(0).count(), 2u);
+  // Up-down sums stay cumulative under every preference.
+  EXPECT_EQ(find(r, "jvm.thread.count")->sum().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_CUMULATIVE);
+  EXPECT_EQ(find(r, "jvm.thread.count")->sum().data_points(0).as_double(), 7);
+}
+
+TEST(MetricConversion, LowMemoryMakesOnlyHistogramsDelta) {
+  MetricConverter c(TemporalityPreference::lowmemory, start_ns, "0.1.0");
+  convert(c, sample_families(10, 4, 1), 2'000'000'000);
+  Request r = convert(c, sample_families(13, 6, 1), 3'000'000'000);
+  EXPECT_EQ(find(r, "jvmsight.threads.started")->sum().aggregation_temporality(),
+            pb::AGGREGATION_TEMPORALITY_CUMULATIVE);
+  EXPECT_EQ(find(r, "jvmsight.threads.started")->sum().data_points(0).as_double(), 13);
+  EXPECT_EQ(find(r, "jvm.gc.duration")->histogram().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_DELTA);
+}
+
+TEST(MetricConversion, DeltaAfterAResetSendsTheWholeValue) {
+  MetricConverter c(TemporalityPreference::delta, start_ns, "0.1.0");
+  convert(c, sample_families(10, 4, 1), 2'000'000'000);
+  Request r = convert(c, sample_families(2, 1, 0), 3'000'000'000);
+  EXPECT_EQ(find(r, "jvmsight.threads.started")->sum().data_points(0).as_double(), 2);
+  EXPECT_EQ(find(r, "jvm.gc.duration")->histogram().data_points(0).count(), 1u);
+}
+
+TEST(MetricConversion, NothingToSendLeavesTheRequestEmpty) {
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  MetricFamilies empty;
+  add_family(empty, "jvmsight_nothing", MetricType::gauge, "");
+  Request r;
+  EXPECT_EQ(c.convert(empty, 1, {}, r), 0u);
+  EXPECT_EQ(r.resource_metrics_size(), 0);
+}
+
+TEST(MetricNames, GenericRuleRoundTripsThroughPrometheusNaming) {
+  // A collector's Prometheus exporter: dots to underscores, "_seconds" for
+  // unit s, "_total" for monotonic sums. That must give back /metrics' name.
+  auto prometheus_name = [](const OtlpName& n) {
+    std::string s = n.name;
+    for (auto& c : s)
+      if (c == '.') c = '_';
+    if (n.unit == "s") s += "_seconds";
+    if (n.instrument == Instrument::monotonic_sum) s += "_total";
+    return s;
+  };
+  for (auto [name, type] : std::vector<std::pair<std::string, MetricType>>{
+           {"jvmsight_monitor_contended_enter_total", MetricType::counter},
+           {"jvmsight_monitor_contended_wait_seconds", MetricType::histogram},
+           {"jvmsight_deadlock_check_max_seconds", MetricType::gauge},
+           {"jvmsight_lock_queue_length", MetricType::gauge},
+           {"jvmsight_gc_concurrent_cycle_seconds", MetricType::summary},
+           {"jvmsight_virtual_threads_started_total", MetricType::counter}}) {
+    MetricFamily f{name, "", type, {}};
+    EXPECT_EQ(prometheus_name(otlp_name(f)), name);
+    EXPECT_EQ(otlp_name(f).name.rfind("jvmsight.", 0), 0u) << name;
+  }
+}
+
+}  // namespace
+}  // namespace jvmsight::otlp
