@@ -44,7 +44,8 @@ bool ExportWorker::shutdown(std::chrono::milliseconds deadline) {
     wake_.notify_all();
   }
   // A little past the deadline: the last attempt's own timeout ends at it.
-  bool finished = done_cv_.wait_until(lock, shutdown_deadline_ + std::chrono::milliseconds(50), [this] { return done_; });
+  bool finished =
+      done_cv_.wait_until(lock, shutdown_deadline_ + std::chrono::milliseconds(50), [this] { return done_; });
   lock.unlock();
   if (finished && thread_.joinable()) thread_.join();
   return finished;
@@ -58,7 +59,10 @@ ExportWorker::Clock::time_point ExportWorker::deadline_for_batch() const {
 void ExportWorker::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    // wait_for, not wait: GCC 12's condition_variable::wait(unique_lock&) is
+    // a GLIBCXX_3.4.30 symbol, above the C++ runtime of the images the bundle
+    // targets (docs/KUBERNETES.md); wait_for is inline over pthread calls.
+    while (!stopping_ && queue_.empty()) wake_.wait_for(lock, std::chrono::seconds(1));
     if (queue_.empty() || (stopping_ && Clock::now() >= shutdown_deadline_)) break;
     Batch batch = std::move(queue_.front());
     queue_.pop_front();
@@ -114,7 +118,8 @@ void ExportWorker::send(const Request& request) {
       if (r.rejected_points > 0 || !r.message.empty()) {
         // Never retried: the collector has decided about this data.
         stats_.rejected_points += static_cast<uint64_t>(std::max<int64_t>(0, r.rejected_points));
-        if (!partial_logged_) log::warn("OTLP: the collector rejected ", r.rejected_points, " data points: ", r.message);
+        if (!partial_logged_)
+          log::warn("OTLP: the collector rejected ", r.rejected_points, " data points: ", r.message);
         partial_logged_ = true;
       }
       return;

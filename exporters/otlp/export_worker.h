@@ -21,9 +21,9 @@
 namespace jvmsight::otlp {
 
 struct WorkerSettings {
-  size_t capacity = 8;                          // batches waiting (one per export interval)
-  std::chrono::milliseconds export_timeout{30000};  // one batch, all its attempts
-  std::chrono::milliseconds request_timeout{10000}; // one attempt
+  size_t capacity = 8;                               // batches waiting (one per export interval)
+  std::chrono::milliseconds export_timeout{30000};   // one batch, all its attempts
+  std::chrono::milliseconds request_timeout{10000};  // one attempt
   std::chrono::milliseconds initial_backoff{500};
   std::chrono::milliseconds max_backoff{5000};
   size_t max_request_bytes = 4 << 20;  // gRPC servers refuse more by default
@@ -79,8 +79,8 @@ class ExportWorker {
   bool done_ = false;
   Clock::time_point shutdown_deadline_;
   WorkerStats stats_;
-  bool failing_ = false;          // logged once when exports start failing, once when they recover
-  bool partial_logged_ = false;   // a partial success is logged once
+  bool failing_ = false;         // logged once when exports start failing, once when they recover
+  bool partial_logged_ = false;  // a partial success is logged once
   std::thread thread_;
 };
 

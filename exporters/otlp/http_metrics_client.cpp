@@ -54,7 +54,8 @@ class HttpMetricsClient : public MetricsClient {
   explicit HttpMetricsClient(SignalConfig config) : config_(std::move(config)), curl_(curl_easy_init()) {
     headers_ = curl_slist_append(headers_, "Content-Type: application/x-protobuf");
     if (config_.compression == Compression::gzip) headers_ = curl_slist_append(headers_, "Content-Encoding: gzip");
-    for (const auto& [key, value] : config_.headers) headers_ = curl_slist_append(headers_, (key + ": " + value).c_str());
+    for (const auto& [key, value] : config_.headers)
+      headers_ = curl_slist_append(headers_, (key + ": " + value).c_str());
   }
   ~HttpMetricsClient() override {
     curl_slist_free_all(headers_);

@@ -46,8 +46,7 @@ MetricConverter::MetricConverter(TemporalityPreference preference, int64_t start
     : preference_(preference), start_unix_ns_(start_unix_ns), scope_version_(std::move(scope_version)) {}
 
 bool MetricConverter::delta_for(MetricType type) const {
-  if (preference_ == TemporalityPreference::delta)
-    return type == MetricType::counter || type == MetricType::histogram;
+  if (preference_ == TemporalityPreference::delta) return type == MetricType::counter || type == MetricType::histogram;
   if (preference_ == TemporalityPreference::lowmemory) return type == MetricType::histogram;
   return false;
 }
@@ -119,8 +118,8 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
           const HistogramValue& v = sample.histogram;
           for (double b : v.upper_bounds) p->add_explicit_bounds(b);
           // Both the model and OTLP keep per-bucket counts (not cumulative).
-          const bool reset = prev && !first &&
-                             (v.count < prev->count || v.bucket_counts.size() != prev->buckets.size());
+          const bool reset =
+              prev && !first && (v.count < prev->count || v.bucket_counts.size() != prev->buckets.size());
           const bool subtract = prev && !first && !reset;
           for (size_t i = 0; i < v.bucket_counts.size(); ++i)
             p->add_bucket_counts(v.bucket_counts[i] - (subtract ? prev->buckets[i] : 0));

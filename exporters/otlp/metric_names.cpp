@@ -9,10 +9,14 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 Instrument instrument_of(MetricType type) {
   switch (type) {
-    case MetricType::counter: return Instrument::monotonic_sum;
-    case MetricType::histogram: return Instrument::histogram;
-    case MetricType::summary: return Instrument::summary;
-    case MetricType::gauge: break;
+    case MetricType::counter:
+      return Instrument::monotonic_sum;
+    case MetricType::histogram:
+      return Instrument::histogram;
+    case MetricType::summary:
+      return Instrument::summary;
+    case MetricType::gauge:
+      break;
   }
   return Instrument::gauge;
 }
@@ -24,7 +28,10 @@ const std::vector<NameRow>& name_table() {
   // gauges keep gauge semantics (a collector's Prometheus exporter serves both
   // as gauges). Units in braces are annotations: Prometheus adds no suffix.
   static const std::vector<NameRow> rows = {
-      {"jvm_threads_state", "jvm.thread.count", "{thread}", Instrument::updown_sum,
+      {"jvm_threads_state",
+       "jvm.thread.count",
+       "{thread}",
+       Instrument::updown_sum,
        {{"state", "jvm.thread.state", true}}},
       {"jvmsight_gc_pause_seconds", "jvm.gc.duration", "s", Instrument::histogram, {{"gc", "jvm.gc.name", false}}},
       {"jvm_threads_current", "jvmsight.threads.current", "{thread}", Instrument::gauge, {}},

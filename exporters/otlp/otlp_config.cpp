@@ -63,9 +63,12 @@ class Reader {
     auto v = get(name);
     if (!v) return;
     std::string l = lower(trim(*v));
-    if (l == "true") out = true;
-    else if (l == "false") out = false;
-    else bad(name, *v, "true or false", out ? "true" : "false");
+    if (l == "true")
+      out = true;
+    else if (l == "false")
+      out = false;
+    else
+      bad(name, *v, "true or false", out ? "true" : "false");
   }
 
  private:
@@ -74,9 +77,12 @@ class Reader {
 };
 
 bool parse_protocol(const std::string& v, Protocol& out) {
-  if (v == "grpc") out = Protocol::grpc;
-  else if (v == "http/protobuf") out = Protocol::http_protobuf;
-  else return false;
+  if (v == "grpc")
+    out = Protocol::grpc;
+  else if (v == "http/protobuf")
+    out = Protocol::http_protobuf;
+  else
+    return false;
   return true;
 }
 
@@ -138,9 +144,12 @@ void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& ov
 
   bool insecure = false;
   r.boolean(pick(r, "INSECURE", signal, name) ? name : "OTEL_EXPORTER_OTLP_INSECURE", insecure);
-  if (starts_with(url, "https://")) out.tls = true;
-  else if (starts_with(url, "http://")) out.tls = false;
-  else out.tls = !insecure;  // gRPC host:port: secure unless told otherwise, as the SDKs do
+  if (starts_with(url, "https://"))
+    out.tls = true;
+  else if (starts_with(url, "http://"))
+    out.tls = false;
+  else
+    out.tls = !insecure;  // gRPC host:port: secure unless told otherwise, as the SDKs do
 
   if (grpc) {
     std::string target = url;
@@ -156,15 +165,20 @@ void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& ov
 
   if (auto v = pick(r, "HEADERS", signal, name)) {
     std::vector<std::pair<std::string, std::string>> headers;
-    if (parse_headers(*v, headers)) out.headers = std::move(headers);
-    else r.bad(name, *v, "key=value pairs separated by commas, values percent-encoded", "no headers");
+    if (parse_headers(*v, headers))
+      out.headers = std::move(headers);
+    else
+      r.bad(name, *v, "key=value pairs separated by commas, values percent-encoded", "no headers");
   }
   r.milliseconds(pick(r, "TIMEOUT", signal, name) ? name : "OTEL_EXPORTER_OTLP_TIMEOUT", out.timeout, 3600000);
   if (auto v = pick(r, "COMPRESSION", signal, name)) {
     std::string c = lower(trim(*v));
-    if (c == "gzip") out.compression = Compression::gzip;
-    else if (c == "none") out.compression = Compression::none;
-    else r.bad(name, *v, "gzip or none", "none");
+    if (c == "gzip")
+      out.compression = Compression::gzip;
+    else if (c == "none")
+      out.compression = Compression::none;
+    else
+      r.bad(name, *v, "gzip or none", "none");
   }
   if (auto v = pick(r, "CERTIFICATE", signal, name)) out.certificate = *v;
   if (auto v = pick(r, "CLIENT_KEY", signal, name)) out.client_key = *v;
@@ -225,10 +239,14 @@ ParsedConfig parse_config(const EnvLookup& env, const ConfigOverrides& overrides
   r.milliseconds("OTEL_METRIC_EXPORT_TIMEOUT", c.export_timeout, 3600000);
   if (auto v = r.get("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE")) {
     std::string t = lower(trim(*v));
-    if (t == "cumulative") c.temporality = TemporalityPreference::cumulative;
-    else if (t == "delta") c.temporality = TemporalityPreference::delta;
-    else if (t == "lowmemory") c.temporality = TemporalityPreference::lowmemory;
-    else r.bad("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", *v, "cumulative, delta or lowmemory", "cumulative");
+    if (t == "cumulative")
+      c.temporality = TemporalityPreference::cumulative;
+    else if (t == "delta")
+      c.temporality = TemporalityPreference::delta;
+    else if (t == "lowmemory")
+      c.temporality = TemporalityPreference::lowmemory;
+    else
+      r.bad("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", *v, "cumulative, delta or lowmemory", "cumulative");
   }
   if (auto v = r.get("OTEL_SERVICE_NAME")) c.service_name = *v;
   if (auto v = r.get("OTEL_RESOURCE_ATTRIBUTES")) c.resource_attributes = *v;

@@ -3,11 +3,11 @@
 // crosses.
 #include "exporters/otlp/otlp_plugin.h"
 
+#include <limits.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <exception>
-#include <limits.h>
 
 #include "common/log.h"
 #include "exporters/otlp/export_worker.h"
@@ -63,13 +63,13 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, int64_t& interval_ms) {
   std::string resource_problem;
   KeyValues attributes = parse_resource_attributes(exporter->config.resource_attributes, resource_problem);
   if (!resource_problem.empty()) log::warn("OTLP: ", resource_problem);
-  ProcessFacts facts{getpid(),           host_name(),          text(host.java_command),
+  ProcessFacts facts{getpid(),           host_name(),           text(host.java_command),
                      text(host.vm_name), text(host.vm_version), text(host.agent_version)};
   build_resource(facts, attributes, exporter->config.service_name, exporter->resource);
 
   std::string error;
   std::unique_ptr<MetricsClient> client = metrics.protocol == Protocol::grpc ? make_grpc_metrics_client(metrics, error)
-                                                                              : make_http_metrics_client(metrics, error);
+                                                                             : make_http_metrics_client(metrics, error);
   if (!client) {
     log::error("OTLP: ", error, "; not exporting");
     return nullptr;

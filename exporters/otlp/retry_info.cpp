@@ -27,11 +27,20 @@ bool each_field(const std::string& bytes, F on_field) {
     uint32_t len = 0;
     uint32_t skip32 = 0;
     switch (type) {
-      case wire_varint: if (!in.ReadVarint64(&skip64)) return false; break;
-      case wire_fixed64: if (!in.ReadLittleEndian64(&skip64)) return false; break;
-      case wire_length: if (!in.ReadVarint32(&len) || !in.Skip(static_cast<int>(len))) return false; break;
-      case wire_fixed32: if (!in.ReadLittleEndian32(&skip32)) return false; break;
-      default: return false;
+      case wire_varint:
+        if (!in.ReadVarint64(&skip64)) return false;
+        break;
+      case wire_fixed64:
+        if (!in.ReadLittleEndian64(&skip64)) return false;
+        break;
+      case wire_length:
+        if (!in.ReadVarint32(&len) || !in.Skip(static_cast<int>(len))) return false;
+        break;
+      case wire_fixed32:
+        if (!in.ReadLittleEndian32(&skip32)) return false;
+        break;
+      default:
+        return false;
     }
   }
   return true;

@@ -47,8 +47,10 @@ struct PushingJvm {
       ADD_FAILURE() << main_class << " never became READY; stderr:\n" << process->err();
       return;
     }
-    if (auto p = read_portfile(dir.path("port"), 30s)) port = *p;
-    else ADD_FAILURE() << "no portfile; stderr:\n" << process->err();
+    if (auto p = read_portfile(dir.path("port"), 30s))
+      port = *p;
+    else
+      ADD_FAILURE() << "no portfile; stderr:\n" << process->err();
   }
 };
 
@@ -118,7 +120,8 @@ TEST_P(OtlpPush, ThreadCountsHeadersAndResourceArrive) {
     const pb::Metric* m = find_metric(request, "jvm.thread.count");
     ASSERT_NE(m, nullptr);
     std::map<std::string, long> pushed;
-    for (const auto& p : m->sum().data_points()) pushed[attribute(p, "jvm.thread.state")] = static_cast<long>(p.as_double());
+    for (const auto& p : m->sum().data_points())
+      pushed[attribute(p, "jvm.thread.state")] = static_cast<long>(p.as_double());
     diff.clear();
     for (const char* state : {"NEW", "RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "TERMINATED"}) {
       std::string lower = state;
@@ -155,7 +158,8 @@ TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
   // Bounded by time: a pause no notification matched settles up to 10 s late
   // (docs/METRICS.md, Lag).
   std::string diff = "nothing compared";
-  for (auto until = std::chrono::steady_clock::now() + 25s; !diff.empty() && std::chrono::steady_clock::now() < until;) {
+  for (auto until = std::chrono::steady_clock::now() + 25s;
+       !diff.empty() && std::chrono::steady_clock::now() < until;) {
     size_t lines = 0;
     while (jvm.process->wait_for_line("GC ", 0ms, lines + 1)) ++lines;
     jvm.process->send("gc");
@@ -244,10 +248,10 @@ TEST_P(OtlpPush, SilentEndpointDoesNotDelayExit) {
   EXPECT_LT(took.count(), 2500) << "exit took " << took.count() << " ms";
 }
 
-INSTANTIATE_TEST_SUITE_P(Jdks, OtlpPush, ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("grpc", "http/protobuf")),
+INSTANTIATE_TEST_SUITE_P(Jdks, OtlpPush,
+                         ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("grpc", "http/protobuf")),
                          [](const ::testing::TestParamInfo<Param>& i) {
-                           return std::get<0>(i.param).name + "_" +
-                                  (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
+                           return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OtlpPush);
 
@@ -260,7 +264,8 @@ TEST_P(OtlpOff, NoEndpointLoadsNothing) {
   EXPECT_FALSE(maps_library(jvm.process->pid(), "libgrpc"));
   EXPECT_FALSE(maps_library(jvm.process->pid(), "libprotobuf"));
   EXPECT_EQ(jvm.process->err().find("OTLP"), std::string::npos) << jvm.process->err();
-  EXPECT_FALSE(PromScrape(http_get(jvm.port, "/metrics").body).value("jvmsight_otlp_exports_total", {{"result", "sent"}}));
+  EXPECT_FALSE(
+      PromScrape(http_get(jvm.port, "/metrics").body).value("jvmsight_otlp_exports_total", {{"result", "sent"}}));
 }
 INSTANTIATE_TEST_SUITE_P(Jdks, OtlpOff, ::testing::ValuesIn(jdks()),
                          [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });

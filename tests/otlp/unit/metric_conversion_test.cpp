@@ -1,8 +1,9 @@
 // Model -> OTLP: semantic-convention names, units, attribute names and
 // values, instrument kinds, per-bucket histogram counts, temporality.
+#include "exporters/otlp/metric_conversion.h"
+
 #include <gtest/gtest.h>
 
-#include "exporters/otlp/metric_conversion.h"
 #include "exporters/otlp/metric_names.h"
 
 namespace jvmsight::otlp {
@@ -90,7 +91,7 @@ TEST(MetricConversion, GcDurationHistogramKeepsPerBucketCounts) {
   ASSERT_EQ(p.explicit_bounds_size(), 2);
   ASSERT_EQ(p.bucket_counts_size(), 3);  // one more than bounds: the +Inf bucket
   EXPECT_EQ(p.bucket_counts(0), 4u);
-  EXPECT_EQ(p.bucket_counts(1), 1u);     // per bucket, not cumulative (would be 5)
+  EXPECT_EQ(p.bucket_counts(1), 1u);  // per bucket, not cumulative (would be 5)
   EXPECT_EQ(p.bucket_counts(2), 0u);
   EXPECT_EQ(p.count(), 5u);
   EXPECT_DOUBLE_EQ(p.sum(), 0.007);

@@ -1,11 +1,11 @@
 // Environment parsing: the OTEL_* variables, per-signal precedence, agent
 // option overrides, and one clear message per bad value with defaults kept.
+#include "exporters/otlp/otlp_config.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
-
-#include "exporters/otlp/otlp_config.h"
 
 namespace jvmsight::otlp {
 namespace {

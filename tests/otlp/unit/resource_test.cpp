@@ -1,10 +1,10 @@
 // Resource attributes: OTEL_RESOURCE_ATTRIBUTES parsing (percent-decoding,
 // whole value discarded on error), service.name precedence, detected facts.
+#include "exporters/otlp/resource.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
-
-#include "exporters/otlp/resource.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -29,7 +29,8 @@ ProcessFacts facts() {
 
 TEST(Resource, ParsesAndPercentDecodes) {
   std::string problem;
-  KeyValues kv = parse_resource_attributes("k8s.pod.name=shop-7f9c%2Dx, deployment.environment=prod,team=a%20b", problem);
+  KeyValues kv =
+      parse_resource_attributes("k8s.pod.name=shop-7f9c%2Dx, deployment.environment=prod,team=a%20b", problem);
   EXPECT_TRUE(problem.empty());
   ASSERT_EQ(kv.size(), 3u);
   EXPECT_EQ(kv[0], (std::pair<std::string, std::string>{"k8s.pod.name", "shop-7f9c-x"}));
