@@ -9,10 +9,11 @@ ROOT=$PWD
 MODE=${1:-}
 case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
 
-# What the agent and the demo need; the tests add gtest and promtool (Debian's
-# prometheus package, for `promtool check metrics`).
+# What the agent and the demo need; the tests add gtest, Debian's prometheus
+# (promtool, and the server for the alerting tests), prometheus-alertmanager and
+# python3-yaml (tests/e2e).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
-TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3)
+TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {
