@@ -398,9 +398,8 @@ def main():
         group_names = {g["name"] for g in prometheus.api("rules")["groups"]}
         if group_names != {g["name"] for g in rules["groups"]}:
             raise Failure(f"Prometheus loaded rule groups {group_names}")
-        wait_until("two scrapes of each agent (rates defined)", lambda: [
-            s for s in prometheus.query(f'rate(jvmsight_deadlock_checks_total{{job="{JOB}"}}[10s]) > 0')["result"]
-        ].__len__() == 2, 30, 0.2)
+        wait_until("two scrapes of each agent (rates defined)", lambda: len(
+            prometheus.query(f'rate(jvmsight_deadlock_checks_total{{job="{JOB}"}}[10s]) > 0')["result"]) == 2, 30, 0.2)
 
         def healthy_alerts():
             return [a for a in prometheus.alerts() if a["labels"].get("instance") == healthy_instance]
