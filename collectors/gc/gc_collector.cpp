@@ -44,8 +44,10 @@ void GcCollector::poll() {
   if (!set_up_) set_up();
   // Notifications first: a notification is sent after its pause ended, so
   // every pause it can belong to is already in the recorder.
-  for (auto& n : beans_.drain(jni_))
+  for (auto& n : beans_.drain(jni_)) {
+    allocation_.on_collection(n.pools);  // every collector's, as client_java counts
     if (!GcMxBeans::is_cycle_collector(n.gc)) matcher_.add_notification(std::move(n));
+  }
   recorder_.drain([this](const RawGcPause& p) {
     max_since_scrape_ns_ = std::max(max_since_scrape_ns_, p.duration_ns());
     matcher_.add_pause(p);
@@ -69,6 +71,9 @@ void GcCollector::collect(MetricFamilies& out) {
                                  "Time spent in a given JVM garbage collector in seconds.");
   for (const auto& r : readings)
     add_summary(collections, static_cast<uint64_t>(r.count), static_cast<double>(r.time_ms) / 1000, {{"gc", r.name}});
+  // Only from notifications: without them (gc_notifications off, or auto
+  // with ZGC/Shenandoah) the family is left out, not reported as 0.
+  if (beans_.listening()) allocation_.collect(out);
   bool any_cycles = false;
   for (const auto& r : readings) any_cycles = any_cycles || GcMxBeans::is_cycle_collector(r.name);
   if (any_cycles) {

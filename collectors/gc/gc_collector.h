@@ -15,6 +15,7 @@
 #include "collectors/gc/gc_pause_matcher.h"
 #include "collectors/gc/gc_pause_recorder.h"
 #include "collectors/gc/pause_histogram.h"
+#include "collectors/gc/pool_allocation.h"
 #include "model/gc_report.h"
 #include "model/span.h"
 
@@ -48,6 +49,7 @@ class GcCollector : public Collector {
   bool set_up_ = false;
   GcMxBeans beans_;
   GcPauseMatcher matcher_;
+  PoolAllocation allocation_;
   std::map<std::string, PauseHistogram> histograms_;       // by collector
   std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
   int64_t max_since_scrape_ns_ = 0;

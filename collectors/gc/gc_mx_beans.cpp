@@ -174,6 +174,18 @@ bool GcMxBeans::resolve_notification_reader(JNIEnv* jni) {
   gc_start_ = jni->GetMethodID(gc_info, "getStartTime", "()J");
   gc_end_ = jni->GetMethodID(gc_info, "getEndTime", "()J");
   if (!jni_ok(jni, "GarbageCollectionNotificationInfo methods")) return false;
+  jclass map = find(jni, "java/util/Map");
+  jclass set = find(jni, "java/util/Set");
+  jclass usage = find(jni, "java/lang/management/MemoryUsage");
+  if (map && set && usage) {
+    gc_before_ = jni->GetMethodID(gc_info, "getMemoryUsageBeforeGc", "()Ljava/util/Map;");
+    gc_after_ = jni->GetMethodID(gc_info, "getMemoryUsageAfterGc", "()Ljava/util/Map;");
+    map_get_ = jni->GetMethodID(map, "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
+    map_keys_ = jni->GetMethodID(map, "keySet", "()Ljava/util/Set;");
+    set_to_array_ = jni->GetMethodID(set, "toArray", "()[Ljava/lang/Object;");
+    usage_used_ = jni->GetMethodID(usage, "getUsed", "()J");
+    if (!jni_ok(jni, "GcInfo memory usage methods")) gc_before_ = nullptr;  // no allocation counts, pauses still
+  }
   info_class_ = static_cast<jclass>(jni->NewGlobalRef(info));
   return info_class_ != nullptr;
 }
@@ -196,7 +208,7 @@ std::vector<GcNotification> GcMxBeans::drain(JNIEnv* jni) {
   std::vector<GcNotification> out;
   if (queue_ == nullptr) return out;
   for (jint i = 0; i < notification_capacity; ++i) {
-    LocalFrame frame(jni, 16);
+    LocalFrame frame(jni, 32);
     jobject n = jni->CallObjectMethod(queue_, poll_);
     if (!jni_ok(jni, "notification queue poll") || n == nullptr) break;
     jobject data = jni->CallObjectMethod(n, user_data_);
@@ -213,7 +225,37 @@ std::vector<GcNotification> GcMxBeans::drain(JNIEnv* jni) {
     g.start_ms = jni->CallLongMethod(gc, gc_start_);
     g.end_ms = jni->CallLongMethod(gc, gc_end_);
     if (!jni_ok(jni, "GcInfo getters")) continue;
+    g.pools = pool_changes(jni, gc);
     out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// Every pool of the before-GC map with its used bytes before and after (as
+// client_java's allocation counter reads them).
+std::vector<PoolUsageChange> GcMxBeans::pool_changes(JNIEnv* jni, jobject gc_info) {
+  std::vector<PoolUsageChange> out;
+  if (gc_before_ == nullptr) return out;
+  jobject before = jni->CallObjectMethod(gc_info, gc_before_);
+  jobject after = jni->CallObjectMethod(gc_info, gc_after_);
+  jobject keys = before ? jni->CallObjectMethod(before, map_keys_) : nullptr;
+  auto names = keys ? static_cast<jobjectArray>(jni->CallObjectMethod(keys, set_to_array_)) : nullptr;
+  if (!jni_ok(jni, "GcInfo memory usage") || after == nullptr || names == nullptr) return out;
+  jsize n = jni->GetArrayLength(names);
+  for (jsize i = 0; i < n; ++i) {
+    jobject name = jni->GetObjectArrayElement(names, i);
+    jobject used_before = jni->CallObjectMethod(before, map_get_, name);
+    jobject used_after = jni->CallObjectMethod(after, map_get_, name);
+    if (jni_ok(jni, "GcInfo pool usage") && used_before && used_after) {
+      PoolUsageChange c;
+      c.pool = to_string(jni, static_cast<jstring>(name));
+      c.before_used = jni->CallLongMethod(used_before, usage_used_);
+      c.after_used = jni->CallLongMethod(used_after, usage_used_);
+      if (jni_ok(jni, "MemoryUsage.getUsed")) out.push_back(std::move(c));
+    }
+    jni->DeleteLocalRef(used_before);
+    jni->DeleteLocalRef(used_after);
+    jni->DeleteLocalRef(name);
   }
   return out;
 }

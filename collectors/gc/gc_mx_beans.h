@@ -73,6 +73,10 @@ class GcMxBeans {
   jmethodID gc_id_ = nullptr;
   jmethodID gc_start_ = nullptr;
   jmethodID gc_end_ = nullptr;
+  // GcInfo's per-pool memory usage (Map<String, MemoryUsage>), for allocation.
+  jmethodID gc_before_ = nullptr, gc_after_ = nullptr, map_get_ = nullptr, map_keys_ = nullptr, set_to_array_ = nullptr,
+            usage_used_ = nullptr;
+  std::vector<PoolUsageChange> pool_changes(JNIEnv* jni, jobject gc_info);
 };
 
 }  // namespace jvmsight

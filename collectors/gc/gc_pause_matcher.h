@@ -24,6 +24,13 @@
 
 namespace jvmsight {
 
+// One memory pool in a GC notification: used bytes before and after.
+struct PoolUsageChange {
+  std::string pool;
+  int64_t before_used = 0;
+  int64_t after_used = 0;
+};
+
 struct GcNotification {
   std::string gc;        // GarbageCollectorMXBean name, e.g. "G1 Young Generation"
   std::string action;    // e.g. "end of minor GC"
@@ -31,6 +38,7 @@ struct GcNotification {
   int64_t id = 0;        // the collector's collection number
   int64_t start_ms = 0;  // GcInfo start/end: ms since the JVM's GC time origin
   int64_t end_ms = 0;
+  std::vector<PoolUsageChange> pools;  // GcInfo memory usage before/after, every pool it reports
 };
 
 // A pause once its attribution is settled.

@@ -86,7 +86,14 @@ void add_buffer_pools(MetricFamilies& out, const RuntimeReading& jvm) {
   }
 }
 
-void add_classes_and_compilation(MetricFamilies& out, const RuntimeReading& jvm) {
+void add_classes_and_compilation(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names) {
+  // client_java up to 0.11 called the gauge jvm_classes_loaded (renamed in
+  // 0.12 because OpenMetrics reads it as the counter below); dashboards still
+  // chart it, and the 0.0.4 text format keeps the two apart.
+  if (jvm.classes && names.v0)
+    add_sample(add_family(out, "jvm_classes_loaded", MetricType::gauge,
+                          "The number of classes that are currently loaded in the JVM"),
+               jvm.classes->loaded);
   if (jvm.classes) {
     add_sample(add_family(out, "jvm_classes_currently_loaded", MetricType::gauge,
                           "The number of classes that are currently loaded in the JVM"),
@@ -117,7 +124,7 @@ void add_runtime_families(MetricFamilies& out, const RuntimeReading& jvm, const 
   add_info(out, identity, names);
   add_memory(out, jvm, names);
   add_buffer_pools(out, jvm);
-  add_classes_and_compilation(out, jvm);
+  add_classes_and_compilation(out, jvm, names);
 }
 
 void add_process_families(MetricFamilies& out, const ProcessStats& p) {

@@ -63,6 +63,7 @@ TEST(RuntimeFamilies, BothGenerationsServeRenamedFamiliesUnderEachNameAndSharedO
   EXPECT_EQ(value(out, "jvm_runtime_info", {{"runtime", "OpenJDK Runtime Environment"}}), 1);
   EXPECT_EQ(value(out, "jvm_memory_objects_pending_finalization", {}), 3);
   EXPECT_EQ(value(out, "jvm_classes_currently_loaded", {}), 1500);
+  EXPECT_EQ(value(out, "jvm_classes_loaded", {}), 1500);  // the 0.x name before 0.12
   EXPECT_EQ(find_family(out, "jvm_classes_loaded_total")->type, MetricType::counter);
   EXPECT_EQ(value(out, "jvm_classes_unloaded_total", {}), 100);
   EXPECT_EQ(value(out, "jvm_compilation_time_seconds_total", {}), 2.5);
@@ -78,7 +79,7 @@ TEST(RuntimeFamilies, OneGenerationLeavesTheOthersNamesOut) {
     EXPECT_EQ(find_family(v0, name), nullptr) << name;
   MetricFamilies v1 = families({false, true});
   EXPECT_NE(find_family(v1, "jvm_memory_pool_max_bytes"), nullptr);
-  for (const char* name : {"jvm_memory_bytes_used", "jvm_memory_pool_bytes_init", "jvm_info"})
+  for (const char* name : {"jvm_memory_bytes_used", "jvm_memory_pool_bytes_init", "jvm_info", "jvm_classes_loaded"})
     EXPECT_EQ(find_family(v1, name), nullptr) << name;
   // Names shared by both generations are served either way.
   EXPECT_NE(find_family(v0, "jvm_buffer_pool_used_bytes"), nullptr);
