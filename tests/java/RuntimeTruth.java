@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * What the JVM's own MXBeans say about memory, classes, buffers, compilation
  * and process CPU, for comparison with the agent's client_java families.
- * Holds three direct buffers of 1 MiB. Prints READY; on "report" prints
+ * Holds three direct buffers of 1 MiB; with the argument "busy", allocates
+ * steadily in the background. Prints READY; on "report" prints
  * "RUNTIME key=value ..." (numbers) and "PROPS version=...\tvendor=...\truntime=...";
  * on "churn N" allocates N MiB, collects, and prints "CHURNED allocated=bytes".
  */
@@ -20,6 +21,17 @@ public class RuntimeTruth {
 
     public static void main(String[] args) throws Exception {
         for (int i = 0; i < 3; i++) held.add(ByteBuffer.allocateDirect(1 << 20));
+        if (args.length > 0 && args[0].equals("busy")) {
+            // A service's steady allocation: about 25 MiB/s, so young collections keep coming.
+            Thread t = new Thread(() -> {
+                while (true) {
+                    for (int i = 0; i < 4; i++) sink = new byte[64 * 1024];
+                    try { Thread.sleep(10); } catch (InterruptedException e) { return; }
+                }
+            }, "allocator");
+            t.setDaemon(true);
+            t.start();
+        }
         System.out.println("READY");
         System.out.flush();
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
