@@ -46,6 +46,19 @@ std::optional<double> open_fd_count() {
   return n - 1;  // the directory stream's own descriptor
 }
 
+// Read once: it never changes, and /proc/self/stat sums the CPU times of
+// every thread as it is read (about 1 ms at 10,000 threads).
+std::optional<double> start_time_seconds() {
+  static const std::optional<double> once = [] {
+    const long ticks = sysconf(_SC_CLK_TCK);
+    auto start = start_ticks_from_stat(read_file("/proc/self/stat"));
+    auto boot = boot_time_from_proc_stat(read_file("/proc/stat"));
+    if (!start || !boot || ticks <= 0) return std::optional<double>();
+    return std::optional<double>(static_cast<double>(*boot) + static_cast<double>(*start) / static_cast<double>(ticks));
+  }();
+  return once;
+}
+
 }  // namespace
 
 std::optional<uint64_t> start_ticks_from_stat(std::string_view stat) {
@@ -93,11 +106,7 @@ ProcessStats read_process_stats() {
   timespec cpu{};
   if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0)
     p.cpu_seconds = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) / 1e9;
-  const long ticks = sysconf(_SC_CLK_TCK);
-  auto start = start_ticks_from_stat(read_file("/proc/self/stat"));
-  auto boot = boot_time_from_proc_stat(read_file("/proc/stat"));
-  if (start && boot && ticks > 0)
-    p.start_time_seconds = static_cast<double>(*boot) + static_cast<double>(*start) / static_cast<double>(ticks);
+  p.start_time_seconds = start_time_seconds();
   p.open_fds = open_fd_count();
   rlimit files{};
   if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY)

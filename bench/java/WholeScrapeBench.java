@@ -1,0 +1,67 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A whole /metrics response at N live threads, side by side in one JVM with
+ * what a Java exporter pays for thread states alone
+ * (ThreadMXBean.getThreadInfo over all ids): the HTTP round trip as a
+ * scraper sees it, the agent thread's share (jvmsight_scrape_duration_seconds),
+ * and the runtime families' share (collector="runtime").
+ * Args: threads rounds portfile.
+ */
+public class WholeScrapeBench {
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        int rounds = Integer.parseInt(args[1]);
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(null, LockSupport::park, "parked-" + i, 128 * 1024);
+            t.setDaemon(true);
+            t.start();
+        }
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        int port = Integer.parseInt(Files.readString(Paths.get(args[2])).trim());
+        double[] mxMs = new double[rounds], httpMs = new double[rounds], scrapeMs = new double[rounds],
+                runtimeMs = new double[rounds];
+        int bytes = 0;
+        for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
+            long t0 = System.nanoTime();
+            mx.getThreadInfo(mx.getAllThreadIds());
+            double m = (System.nanoTime() - t0) / 1e6;
+            long t1 = System.nanoTime();
+            String body = get(port);
+            double h = (System.nanoTime() - t1) / 1e6;
+            if (r < 0) continue;
+            mxMs[r] = m;
+            httpMs[r] = h;
+            scrapeMs[r] = value(body, "jvmsight_scrape_duration_seconds ") * 1e3;
+            runtimeMs[r] = value(body, "jvmsight_collector_duration_seconds{collector=\"runtime\"} ") * 1e3;
+            bytes = body.length();
+        }
+        System.out.printf("RESULT live=%d rounds=%d mx_ms=%.3f http_ms=%.3f scrape_ms=%.3f runtime_ms=%.3f bytes=%d"
+                + " ratio=%.1f%n", mx.getThreadCount(), rounds, median(mxMs), median(httpMs), median(scrapeMs),
+                median(runtimeMs), bytes, median(mxMs) / median(httpMs));
+    }
+
+    static String get(int port) throws Exception {
+        HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
+        return new String(c.getInputStream().readAllBytes());
+    }
+
+    static double value(String body, String prefix) {
+        for (String line : body.split("\n"))
+            if (line.startsWith(prefix)) return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        throw new IllegalStateException("no " + prefix + "in /metrics");
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+}
