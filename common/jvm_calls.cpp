@@ -34,4 +34,26 @@ bool jni_ok(JNIEnv* jni, const char* what) {
   return false;
 }
 
+std::vector<NamedBean> named_beans(JNIEnv* jni, jobject list, jmethodID get_name) {
+  std::vector<NamedBean> out;
+  jclass list_class = jni->FindClass("java/util/List");
+  jmethodID size = list_class ? jni->GetMethodID(list_class, "size", "()I") : nullptr;
+  jmethodID get = list_class ? jni->GetMethodID(list_class, "get", "(I)Ljava/lang/Object;") : nullptr;
+  if (!jni_ok(jni, "java.util.List methods") || size == nullptr || get == nullptr) return out;
+  jint n = jni->CallIntMethod(list, size);
+  for (jint i = 0; i < n && jni_ok(jni, "List.size()"); ++i) {
+    jobject bean = jni->CallObjectMethod(list, get, i);
+    auto name = bean ? static_cast<jstring>(jni->CallObjectMethod(bean, get_name)) : nullptr;
+    if (jni_ok(jni, "MXBean getName()") && bean != nullptr) {
+      const char* chars = name ? jni->GetStringUTFChars(name, nullptr) : nullptr;
+      out.push_back({jni->NewGlobalRef(bean), chars ? chars : ""});
+      if (chars) jni->ReleaseStringUTFChars(name, chars);
+    }
+    jni->DeleteLocalRef(name);
+    jni->DeleteLocalRef(bean);
+  }
+  jni->DeleteLocalRef(list_class);
+  return out;
+}
+
 }  // namespace jvmsight

@@ -5,6 +5,8 @@
 #include <jvmti.h>
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace jvmsight {
 
@@ -15,6 +17,14 @@ bool jvmti_ok(jvmtiEnv* jvmti, jvmtiError err, const char* what);
 // True when no Java exception is pending; otherwise describes it at warn
 // level, clears it, and returns false.
 bool jni_ok(JNIEnv* jni, const char* what);
+
+// The elements of a java.util.List of MXBeans, each with its getName():
+// new global references, elements that fail left out. Agent thread only.
+struct NamedBean {
+  jobject bean;  // global ref
+  std::string name;
+};
+std::vector<NamedBean> named_beans(JNIEnv* jni, jobject list, jmethodID get_name);
 
 // Memory JVM TI allocated for us (arrays from GetAllThreads, names...).
 template <class T>

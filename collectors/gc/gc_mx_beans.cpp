@@ -43,29 +43,19 @@ bool GcMxBeans::resolve(JNIEnv* jni) {
   tried_ = true;
   LocalFrame frame(jni, 64);
   jclass factory = find(jni, "java/lang/management/ManagementFactory");
-  jclass list = find(jni, "java/util/List");
   jclass bean_class = find(jni, "java/lang/management/GarbageCollectorMXBean");
   jclass mgr = find(jni, "java/lang/management/MemoryManagerMXBean");
-  if (!factory || !list || !bean_class || !mgr) return false;
+  if (!factory || !bean_class || !mgr) return false;
   jmethodID get_beans = jni->GetStaticMethodID(factory, "getGarbageCollectorMXBeans", "()Ljava/util/List;");
-  jmethodID size = jni->GetMethodID(list, "size", "()I");
-  jmethodID get = jni->GetMethodID(list, "get", "(I)Ljava/lang/Object;");
   jmethodID name = jni->GetMethodID(mgr, "getName", "()Ljava/lang/String;");
   count_ = jni->GetMethodID(bean_class, "getCollectionCount", "()J");
   time_ = jni->GetMethodID(bean_class, "getCollectionTime", "()J");
   if (!jni_ok(jni, "GarbageCollectorMXBean methods")) return false;
   jobject beans = jni->CallStaticObjectMethod(factory, get_beans);
   if (!jni_ok(jni, "ManagementFactory.getGarbageCollectorMXBeans()") || beans == nullptr) return false;
-  jint n = jni->CallIntMethod(beans, size);
-  for (jint i = 0; i < n && jni_ok(jni, "List.size()"); ++i) {
-    jobject bean = jni->CallObjectMethod(beans, get, i);
-    if (!jni_ok(jni, "List.get()") || bean == nullptr) continue;
-    auto bean_name = static_cast<jstring>(jni->CallObjectMethod(bean, name));
-    if (!jni_ok(jni, "GarbageCollectorMXBean.getName()")) continue;
-    names_.push_back(to_string(jni, bean_name));
-    beans_.push_back(jni->NewGlobalRef(bean));
-    jni->DeleteLocalRef(bean_name);
-    jni->DeleteLocalRef(bean);
+  for (auto& b : named_beans(jni, beans, name)) {
+    beans_.push_back(b.bean);
+    names_.push_back(std::move(b.name));
   }
   return !beans_.empty();
 }

@@ -9,27 +9,31 @@ void add_gauge(MetricFamilies& out, const char* name, const char* help, const st
   if (value) add_sample(add_family(out, name, MetricType::gauge, help), *value);
 }
 
-// One MemoryUsage field of heap and non-heap, under the name of each
-// chosen generation.
-void add_area_family(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names, const char* v0_name,
-                     const char* v1_name, const char* help, double MemoryUsageReading::*field) {
-  if (!jvm.heap && !jvm.nonheap) return;
+// A memory usage with the label that tells it apart (area or pool).
+using LabelledUsage = std::pair<Label, MemoryUsageReading>;
+
+// One MemoryUsage field of each usage, under the name of each chosen
+// generation (the memory families were renamed between 0.x and 1.x).
+void add_usage_family(MetricFamilies& out, NameGenerations names, const char* v0_name, const char* v1_name,
+                      const char* help, const std::vector<LabelledUsage>& usages, double MemoryUsageReading::*field) {
   for (const char* name : {names.v0 ? v0_name : nullptr, names.v1 ? v1_name : nullptr}) {
     if (name == nullptr) continue;
     auto& f = add_family(out, name, MetricType::gauge, help);
-    if (jvm.heap) add_sample(f, (*jvm.heap).*field, {{"area", "heap"}});
-    if (jvm.nonheap) add_sample(f, (*jvm.nonheap).*field, {{"area", "nonheap"}});
+    for (const auto& [label, usage] : usages) add_sample(f, usage.*field, {label});
   }
 }
 
-void add_pool_family(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names, const char* v0_name,
-                     const char* v1_name, const char* help, double MemoryUsageReading::*field) {
-  if (!jvm.pools_read) return;
-  for (const char* name : {names.v0 ? v0_name : nullptr, names.v1 ? v1_name : nullptr}) {
-    if (name == nullptr) continue;
-    auto& f = add_family(out, name, MetricType::gauge, help);
-    for (const auto& p : jvm.pools) add_sample(f, p.usage.*field, {{"pool", p.name}});
-  }
+std::vector<LabelledUsage> areas(const RuntimeReading& jvm) {
+  std::vector<LabelledUsage> out;
+  if (jvm.heap) out.push_back({{"area", "heap"}, *jvm.heap});
+  if (jvm.nonheap) out.push_back({{"area", "nonheap"}, *jvm.nonheap});
+  return out;
+}
+
+std::vector<LabelledUsage> pools(const RuntimeReading& jvm) {
+  std::vector<LabelledUsage> out;
+  for (const auto& p : jvm.pools) out.push_back({{"pool", p.name}, p.usage});
+  return out;
 }
 
 // Same name in both generations; only pools the GC reports on.
@@ -45,22 +49,27 @@ void add_memory(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations 
   using U = MemoryUsageReading;
   add_gauge(out, "jvm_memory_objects_pending_finalization", "The number of objects waiting in the finalizer queue.",
             jvm.pending_finalization);
-  add_area_family(out, jvm, names, "jvm_memory_bytes_used", "jvm_memory_used_bytes",
-                  "Used bytes of a given JVM memory area.", &U::used);
-  add_area_family(out, jvm, names, "jvm_memory_bytes_committed", "jvm_memory_committed_bytes",
-                  "Committed (bytes) of a given JVM memory area.", &U::committed);
-  add_area_family(out, jvm, names, "jvm_memory_bytes_max", "jvm_memory_max_bytes",
-                  "Max (bytes) of a given JVM memory area.", &U::max);
-  add_area_family(out, jvm, names, "jvm_memory_bytes_init", "jvm_memory_init_bytes",
-                  "Initial bytes of a given JVM memory area.", &U::init);
-  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_used", "jvm_memory_pool_used_bytes",
-                  "Used bytes of a given JVM memory pool.", &U::used);
-  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_committed", "jvm_memory_pool_committed_bytes",
-                  "Committed bytes of a given JVM memory pool.", &U::committed);
-  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_max", "jvm_memory_pool_max_bytes",
-                  "Max bytes of a given JVM memory pool.", &U::max);
-  add_pool_family(out, jvm, names, "jvm_memory_pool_bytes_init", "jvm_memory_pool_init_bytes",
-                  "Initial bytes of a given JVM memory pool.", &U::init);
+  if (auto a = areas(jvm); !a.empty()) {
+    add_usage_family(out, names, "jvm_memory_bytes_used", "jvm_memory_used_bytes",
+                     "Used bytes of a given JVM memory area.", a, &U::used);
+    add_usage_family(out, names, "jvm_memory_bytes_committed", "jvm_memory_committed_bytes",
+                     "Committed (bytes) of a given JVM memory area.", a, &U::committed);
+    add_usage_family(out, names, "jvm_memory_bytes_max", "jvm_memory_max_bytes",
+                     "Max (bytes) of a given JVM memory area.", a, &U::max);
+    add_usage_family(out, names, "jvm_memory_bytes_init", "jvm_memory_init_bytes",
+                     "Initial bytes of a given JVM memory area.", a, &U::init);
+  }
+  if (jvm.pools_read) {
+    auto p = pools(jvm);
+    add_usage_family(out, names, "jvm_memory_pool_bytes_used", "jvm_memory_pool_used_bytes",
+                     "Used bytes of a given JVM memory pool.", p, &U::used);
+    add_usage_family(out, names, "jvm_memory_pool_bytes_committed", "jvm_memory_pool_committed_bytes",
+                     "Committed bytes of a given JVM memory pool.", p, &U::committed);
+    add_usage_family(out, names, "jvm_memory_pool_bytes_max", "jvm_memory_pool_max_bytes",
+                     "Max bytes of a given JVM memory pool.", p, &U::max);
+    add_usage_family(out, names, "jvm_memory_pool_bytes_init", "jvm_memory_pool_init_bytes",
+                     "Initial bytes of a given JVM memory pool.", p, &U::init);
+  }
   add_collection_family(out, jvm, "jvm_memory_pool_collection_used_bytes",
                         "Used bytes after last collection of a given JVM memory pool.", &U::used);
   add_collection_family(out, jvm, "jvm_memory_pool_collection_committed_bytes",

@@ -31,16 +31,13 @@ bool RuntimeMxBeans::resolve(JNIEnv* jni) {
   tried_ = true;
   LocalFrame frame(jni, 64);
   jclass factory = jni->FindClass("java/lang/management/ManagementFactory");
-  jclass list = jni->FindClass("java/util/List");
   jclass usage = jni->FindClass("java/lang/management/MemoryUsage");
-  if (!jni_ok(jni, "runtime MXBean classes") || !factory || !list || !usage) return false;
-  list_size_ = jni->GetMethodID(list, "size", "()I");
-  list_get_ = jni->GetMethodID(list, "get", "(I)Ljava/lang/Object;");
+  if (!jni_ok(jni, "runtime MXBean classes") || !factory || !usage) return false;
   mu_init_ = jni->GetMethodID(usage, "getInit", "()J");
   mu_used_ = jni->GetMethodID(usage, "getUsed", "()J");
   mu_committed_ = jni->GetMethodID(usage, "getCommitted", "()J");
   mu_max_ = jni->GetMethodID(usage, "getMax", "()J");
-  if (!jni_ok(jni, "List and MemoryUsage methods")) return false;
+  if (!jni_ok(jni, "MemoryUsage methods")) return false;
   // Each part on its own: a JVM without one (e.g. no JIT) still gives the rest.
   bool memory = resolve_memory(jni, factory);
   resolve_pools(jni, factory);
@@ -72,15 +69,9 @@ bool RuntimeMxBeans::resolve_pools(JNIEnv* jni, jclass factory) {
   jobject list = jni->CallStaticObjectMethod(factory, get);
   if (!jni_ok(jni, "getMemoryPoolMXBeans") || list == nullptr) return false;
   // The pools of a JVM are fixed once it runs: remember them.
-  jint n = jni->CallIntMethod(list, list_size_);
-  for (jint i = 0; i < n && jni_ok(jni, "List.size"); ++i) {
-    jobject pool = jni->CallObjectMethod(list, list_get_, i);
-    jobject pool_name = pool ? jni->CallObjectMethod(pool, name) : nullptr;
-    if (!jni_ok(jni, "MemoryPoolMXBean.getName") || pool == nullptr) continue;
-    pool_names_.push_back(string_of(jni, pool_name));
-    pools_.push_back(jni->NewGlobalRef(pool));
-    jni->DeleteLocalRef(pool_name);
-    jni->DeleteLocalRef(pool);
+  for (auto& b : named_beans(jni, list, name)) {
+    pools_.push_back(b.bean);
+    pool_names_.push_back(std::move(b.name));
   }
   return true;
 }
@@ -96,15 +87,9 @@ bool RuntimeMxBeans::resolve_buffer_pools(JNIEnv* jni, jclass factory) {
   if (!jni_ok(jni, "BufferPoolMXBean methods")) return false;
   jobject list = jni->CallStaticObjectMethod(factory, get, bean);
   if (!jni_ok(jni, "getPlatformMXBeans(BufferPoolMXBean)") || list == nullptr) return false;
-  jint n = jni->CallIntMethod(list, list_size_);
-  for (jint i = 0; i < n && jni_ok(jni, "List.size"); ++i) {
-    jobject pool = jni->CallObjectMethod(list, list_get_, i);
-    jobject pool_name = pool ? jni->CallObjectMethod(pool, name) : nullptr;
-    if (!jni_ok(jni, "BufferPoolMXBean.getName") || pool == nullptr) continue;
-    buffer_pool_names_.push_back(string_of(jni, pool_name));
-    buffer_pools_.push_back(jni->NewGlobalRef(pool));
-    jni->DeleteLocalRef(pool_name);
-    jni->DeleteLocalRef(pool);
+  for (auto& b : named_beans(jni, list, name)) {
+    buffer_pools_.push_back(b.bean);
+    buffer_pool_names_.push_back(std::move(b.name));
   }
   return true;
 }

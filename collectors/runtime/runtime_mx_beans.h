@@ -68,8 +68,6 @@ class RuntimeMxBeans {
   void read_classes_and_compilation(JNIEnv* jni, RuntimeReading& out);
 
   bool tried_ = false;
-  // java.util.List access, for the bean lists.
-  jmethodID list_size_ = nullptr, list_get_ = nullptr;
   // MemoryUsage
   jmethodID mu_init_ = nullptr, mu_used_ = nullptr, mu_committed_ = nullptr, mu_max_ = nullptr;
   jobject memory_ = nullptr;  // global refs from here on

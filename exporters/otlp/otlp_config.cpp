@@ -203,7 +203,8 @@ bool percent_decode(const std::string& in, std::string& out) {
   return true;
 }
 
-bool parse_headers(const std::string& text, std::vector<std::pair<std::string, std::string>>& out) {
+bool parse_key_value_list(const std::string& text, std::vector<std::pair<std::string, std::string>>& out,
+                          std::string& bad_item) {
   out.clear();
   size_t pos = 0;
   while (pos <= text.size()) {
@@ -213,13 +214,22 @@ bool parse_headers(const std::string& text, std::vector<std::pair<std::string, s
     pos = comma + 1;
     if (item.empty()) continue;
     size_t eq = item.find('=');
-    if (eq == std::string::npos) return false;
-    std::string key = trim(item.substr(0, eq));
+    std::string key = eq == std::string::npos ? "" : trim(item.substr(0, eq));
     std::string value;
-    if (key.empty() || !percent_decode(trim(item.substr(eq + 1)), value)) return false;
-    // gRPC metadata keys must be lowercase; HTTP header names are case-insensitive.
-    out.emplace_back(lower(key), value);
+    if (key.empty() || !percent_decode(trim(item.substr(eq + 1)), value)) {
+      bad_item = item;
+      return false;
+    }
+    out.emplace_back(key, value);
   }
+  return true;
+}
+
+bool parse_headers(const std::string& text, std::vector<std::pair<std::string, std::string>>& out) {
+  std::string bad_item;
+  if (!parse_key_value_list(text, out, bad_item)) return false;
+  // gRPC metadata keys must be lowercase; HTTP header names are case-insensitive.
+  for (auto& [key, value] : out) key = lower(key);
   return true;
 }
 

@@ -67,5 +67,10 @@ bool parse_headers(const std::string& text, std::vector<std::pair<std::string, s
 
 // RFC 3986 percent-decoding; false on a malformed escape.
 bool percent_decode(const std::string& in, std::string& out);
+// "k1=v1,k2=v2" with percent-encoded values and blanks around items, the
+// form of OTEL_EXPORTER_OTLP_HEADERS and OTEL_RESOURCE_ATTRIBUTES; empty
+// items are skipped. False on the first bad item (returned in bad_item).
+bool parse_key_value_list(const std::string& text, std::vector<std::pair<std::string, std::string>>& out,
+                          std::string& bad_item);
 
 }  // namespace jvmsight::otlp

@@ -5,37 +5,14 @@
 #include "exporters/otlp/otlp_config.h"
 
 namespace jvmsight::otlp {
-namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-}  // namespace
-
 KeyValues parse_resource_attributes(const std::string& text, std::string& problem) {
   KeyValues out;
+  std::string bad_item;
   problem.clear();
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = trim(text.substr(pos, comma - pos));
-    pos = comma + 1;
-    if (item.empty()) continue;
-    size_t eq = item.find('=');
-    std::string key = eq == std::string::npos ? "" : trim(item.substr(0, eq));
-    std::string value;
-    if (key.empty() || !percent_decode(trim(item.substr(eq + 1)), value)) {
-      problem = "OTEL_RESOURCE_ATTRIBUTES: entry '" + item.substr(0, 64) +
-                "' is not key=value with a percent-encoded value; the variable is ignored";
-      return {};
-    }
-    out.emplace_back(key, value);
-  }
-  return out;
+  if (parse_key_value_list(text, out, bad_item)) return out;
+  problem = "OTEL_RESOURCE_ATTRIBUTES: entry '" + bad_item.substr(0, 64) +
+            "' is not key=value with a percent-encoded value; the variable is ignored";
+  return {};
 }
 
 std::string default_service_name(const std::string& java_command) {
