@@ -233,6 +233,17 @@ class Prometheus:
         return self.api("alerts")["alerts"]
 
 
+def start_prometheus(run, binary, config):
+    """Debian's prometheus with this configuration (a dict), on a free loopback port."""
+    path = os.path.join(run.dir, "prometheus.yaml")
+    with open(path, "w") as f:
+        yaml.safe_dump(config, f)
+    _, port = start_server(run, "prometheus", lambda p: [
+        binary, f"--config.file={path}", f"--storage.tsdb.path={run.dir}/prometheus-data",
+        f"--web.listen-address=127.0.0.1:{p}", "--log.level=warn"], "/-/ready")
+    return Prometheus(port)
+
+
 def finite_samples(data):
     """Samples with a finite value in an instant query result."""
     if data["resultType"] == "vector":
@@ -383,14 +394,8 @@ def main():
             "alerting": {"alertmanagers": [{"static_configs": [{"targets": [f"127.0.0.1:{am_port}"]}]}]},
             "scrape_configs": [{"job_name": JOB, "static_configs": [{"targets": [healthy_instance, dead_instance]}]}],
         }
-        prom_config_path = os.path.join(run.dir, "prometheus.yaml")
-        with open(prom_config_path, "w") as f:
-            yaml.safe_dump(prom_config, f)
-        _, prom_port = start_server(run, "prometheus", lambda port: [
-            args.prometheus, f"--config.file={prom_config_path}", f"--storage.tsdb.path={run.dir}/prometheus-data",
-            f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"], "/-/ready")
-        prometheus = Prometheus(prom_port)
-        say(f"Prometheus on 127.0.0.1:{prom_port}")
+        prometheus = start_prometheus(run, args.prometheus, prom_config)
+        say(f"Prometheus on 127.0.0.1:{prometheus.port}")
 
         wait_until("both targets up", lambda: sorted(
             t["labels"]["instance"] for t in prometheus.api("targets")["activeTargets"] if t["health"] == "up")

@@ -19,8 +19,8 @@ import time
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from alerting_e2e import (Failure, Prometheus, Run, finite_samples, jdks, say,  # noqa: E402
-                          start_server, wait_until)
+from alerting_e2e import (Failure, Run, finite_samples, jdks, say, start_prometheus,  # noqa: E402
+                          wait_until)
 
 JOB = "client-java-dashboards"
 NAMESPACE = "shop"
@@ -108,13 +108,7 @@ def main():
             "scrape_configs": [{"job_name": JOB, "static_configs": [
                 {"targets": [j["instance"]], "labels": {"namespace": NAMESPACE, "pod": j["pod"]}} for j in jvms]}],
         }
-        config_path = os.path.join(run.dir, "prometheus.yaml")
-        with open(config_path, "w") as f:
-            yaml.safe_dump(config, f)
-        _, port = start_server(run, "prometheus", lambda p: [
-            args.prometheus, f"--config.file={config_path}", f"--storage.tsdb.path={run.dir}/data",
-            f"--web.listen-address=127.0.0.1:{p}", "--log.level=warn"], "/-/ready")
-        prometheus = Prometheus(port)
+        prometheus = start_prometheus(run, args.prometheus, config)
         # Rates over 15 s and 1 m need a few samples, and the allocation
         # counter a collection, in every JVM.
         wait_until("every JVM scraped with allocation counted", lambda: len(prometheus.query(
