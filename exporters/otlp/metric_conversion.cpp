@@ -1,6 +1,7 @@
 #include "exporters/otlp/metric_conversion.h"
 
-#include <cctype>
+#include <optional>
+#include <utility>
 
 #include "exporters/otlp/metric_names.h"
 
@@ -10,22 +11,30 @@ namespace {
 namespace pb = opentelemetry::proto::metrics::v1;
 using opentelemetry::proto::common::v1::KeyValue;
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using Attributes = std::vector<std::pair<std::string, std::string>>;
 
-void add_attributes(const std::vector<Label>& labels, const OtlpName& name,
-                    google::protobuf::RepeatedPtrField<KeyValue>& out) {
+// The sample's labels as OTLP attributes; nullopt when the sample is not
+// sent (a label value with no place in the convention).
+std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const OtlpName& name) {
+  Attributes out;
   for (const auto& label : labels) {
-    KeyValue* kv = out.Add();
-    kv->set_key(label.name);
-    kv->mutable_value()->set_string_value(label.value);
+    std::pair<std::string, std::string> kv{label.name, label.value};
     for (const auto& rename : name.attributes) {
       if (rename.label != label.name) continue;
-      kv->set_key(rename.attribute);
-      if (rename.lowercase_value) kv->mutable_value()->set_string_value(lower(label.value));
+      auto value = attribute_value(rename.style, label.value);
+      if (!value) return std::nullopt;
+      kv = {rename.attribute, *value};
     }
+    out.push_back(std::move(kv));
+  }
+  return out;
+}
+
+void add_attributes(const Attributes& attributes, google::protobuf::RepeatedPtrField<KeyValue>& out) {
+  for (const auto& [key, value] : attributes) {
+    KeyValue* kv = out.Add();
+    kv->set_key(key);
+    kv->mutable_value()->set_string_value(value);
   }
 }
 
@@ -70,6 +79,7 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
   for (const MetricFamily& family : families) {
     if (family.samples.empty()) continue;
     const OtlpName name = otlp_name(family);
+    if (name.name.empty()) continue;
     const bool delta = delta_for(family.type);
     const auto temporality = delta ? pb::AGGREGATION_TEMPORALITY_DELTA : pb::AGGREGATION_TEMPORALITY_CUMULATIVE;
     pb::Metric* metric = sm->add_metrics();
@@ -78,6 +88,8 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
     metric->set_unit(name.unit);
 
     for (const Sample& sample : family.samples) {
+      const auto attributes = attributes_of(sample.labels, name);
+      if (!attributes || (name.defined_only && sample.value < 0)) continue;
       // Delta: this interval's change; a value below the previous one means
       // the source restarted, and the whole value is this interval's.
       bool first = true;
@@ -86,7 +98,7 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
       switch (name.instrument) {
         case Instrument::gauge: {
           auto* p = metric->mutable_gauge()->add_data_points();
-          add_attributes(sample.labels, name, *p->mutable_attributes());
+          add_attributes(*attributes, *p->mutable_attributes());
           p->set_time_unix_nano(now_unix_ns);
           p->set_as_double(sample.value);
           break;
@@ -97,7 +109,7 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
           sum->set_is_monotonic(name.instrument == Instrument::monotonic_sum);
           sum->set_aggregation_temporality(temporality);
           auto* p = sum->add_data_points();
-          add_attributes(sample.labels, name, *p->mutable_attributes());
+          add_attributes(*attributes, *p->mutable_attributes());
           p->set_start_time_unix_nano(start);
           p->set_time_unix_nano(now_unix_ns);
           double value = sample.value;
@@ -112,7 +124,7 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
           auto* h = metric->mutable_histogram();
           h->set_aggregation_temporality(temporality);
           auto* p = h->add_data_points();
-          add_attributes(sample.labels, name, *p->mutable_attributes());
+          add_attributes(*attributes, *p->mutable_attributes());
           p->set_start_time_unix_nano(start);
           p->set_time_unix_nano(now_unix_ns);
           const HistogramValue& v = sample.histogram;
@@ -134,7 +146,7 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
         }
         case Instrument::summary: {
           auto* p = metric->mutable_summary()->add_data_points();
-          add_attributes(sample.labels, name, *p->mutable_attributes());
+          add_attributes(*attributes, *p->mutable_attributes());
           p->set_start_time_unix_nano(start_unix_ns_);
           p->set_time_unix_nano(now_unix_ns);
           p->set_count(sample.summary.count);
@@ -145,6 +157,14 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
       if (prev) prev->time_unix_ns = now_unix_ns;
       ++points;
     }
+  }
+  // A family whose every sample was left out leaves an empty metric behind.
+  for (int i = sm->metrics_size() - 1; i >= 0; --i) {
+    const pb::Metric& m = sm->metrics(i);
+    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() +
+                     m.summary().data_points_size() ==
+                 0;
+    if (empty) sm->mutable_metrics()->DeleteSubrange(i, 1);
   }
   if (points == 0) out.mutable_resource_metrics()->RemoveLast();
   return points;

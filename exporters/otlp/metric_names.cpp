@@ -1,5 +1,7 @@
 #include "exporters/otlp/metric_names.h"
 
+#include <cctype>
+
 namespace jvmsight::otlp {
 namespace {
 
@@ -23,17 +25,39 @@ Instrument instrument_of(MetricType type) {
 
 }  // namespace
 
+std::optional<std::string> attribute_value(ValueStyle style, const std::string& value) {
+  switch (style) {
+    case ValueStyle::thread_state: {
+      if (value == "UNKNOWN") return std::nullopt;
+      std::string out = value;
+      for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return out;
+    }
+    case ValueStyle::memory_type:
+      return value == "nonheap" ? "non_heap" : value;
+    case ValueStyle::as_is:
+      break;
+  }
+  return value;
+}
+
 const std::vector<NameRow>& name_table() {
-  // Thread counts are UpDownCounters in the conventions; our other thread
-  // gauges keep gauge semantics (a collector's Prometheus exporter serves both
-  // as gauges). Units in braces are annotations: Prometheus adds no suffix.
+  // Thread counts and memory amounts are UpDownCounters in the conventions;
+  // our other thread gauges keep gauge semantics (a collector's Prometheus
+  // exporter serves both as gauges). Units in braces are annotations:
+  // Prometheus adds no suffix. client_java's two generations of names
+  // (0.x and 1.x) carry the same values: each is sent once, and what the
+  // resource already says (jvm_info) not at all.
+  const AttributeRename pool{"pool", "jvm.memory.pool.name"};
+  const AttributeRename buffer_pool{"pool", "jvm.buffer.pool.name"};
+  const AttributeRename area{"area", "jvm.memory.type", ValueStyle::memory_type};
   static const std::vector<NameRow> rows = {
       {"jvm_threads_state",
        "jvm.thread.count",
        "{thread}",
        Instrument::updown_sum,
-       {{"state", "jvm.thread.state", true}}},
-      {"jvmsight_gc_pause_seconds", "jvm.gc.duration", "s", Instrument::histogram, {{"gc", "jvm.gc.name", false}}},
+       {{"state", "jvm.thread.state", ValueStyle::thread_state}}},
+      {"jvmsight_gc_pause_seconds", "jvm.gc.duration", "s", Instrument::histogram, {{"gc", "jvm.gc.name"}}},
       {"jvm_threads_current", "jvmsight.threads.current", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_daemon", "jvmsight.threads.daemon", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_peak", "jvmsight.threads.peak", "{thread}", Instrument::gauge, {}},
@@ -41,6 +65,64 @@ const std::vector<NameRow>& name_table() {
       {"jvm_threads_deadlocked", "jvmsight.threads.deadlocked", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_deadlocked_monitor", "jvmsight.threads.deadlocked_monitor", "{thread}", Instrument::gauge, {}},
       {"jvm_gc_collection_seconds", "jvmsight.gc.collection", "s", Instrument::summary, {}},
+      // Memory: the conventions count per pool; area totals have none.
+      {"jvm_memory_pool_used_bytes", "jvm.memory.used", "By", Instrument::updown_sum, {pool}},
+      {"jvm_memory_pool_committed_bytes", "jvm.memory.committed", "By", Instrument::updown_sum, {pool}},
+      {"jvm_memory_pool_max_bytes", "jvm.memory.limit", "By", Instrument::updown_sum, {pool}, true},
+      {"jvm_memory_pool_init_bytes", "jvm.memory.init", "By", Instrument::updown_sum, {pool}, true},
+      {"jvm_memory_pool_collection_used_bytes", "jvm.memory.used_after_last_gc", "By", Instrument::updown_sum, {pool}},
+      {"jvm_memory_pool_collection_committed_bytes",
+       "jvmsight.memory.committed_after_last_gc",
+       "By",
+       Instrument::gauge,
+       {pool}},
+      {"jvm_memory_pool_collection_max_bytes",
+       "jvmsight.memory.limit_after_last_gc",
+       "By",
+       Instrument::gauge,
+       {pool},
+       true},
+      {"jvm_memory_pool_collection_init_bytes",
+       "jvmsight.memory.init_after_last_gc",
+       "By",
+       Instrument::gauge,
+       {pool},
+       true},
+      {"jvm_memory_pool_allocated_bytes_total", "jvmsight.memory.allocated", "By", Instrument::monotonic_sum, {pool}},
+      {"jvm_memory_used_bytes", "jvmsight.memory.area.used", "By", Instrument::gauge, {area}},
+      {"jvm_memory_committed_bytes", "jvmsight.memory.area.committed", "By", Instrument::gauge, {area}},
+      {"jvm_memory_max_bytes", "jvmsight.memory.area.limit", "By", Instrument::gauge, {area}, true},
+      {"jvm_memory_init_bytes", "jvmsight.memory.area.init", "By", Instrument::gauge, {area}, true},
+      {"jvm_memory_objects_pending_finalization",
+       "jvmsight.memory.objects_pending_finalization",
+       "{object}",
+       Instrument::gauge,
+       {}},
+      {"jvm_buffer_pool_used_bytes", "jvm.buffer.memory.used", "By", Instrument::updown_sum, {buffer_pool}},
+      {"jvm_buffer_pool_capacity_bytes", "jvm.buffer.memory.limit", "By", Instrument::updown_sum, {buffer_pool}},
+      {"jvm_buffer_pool_used_buffers", "jvm.buffer.count", "{buffer}", Instrument::updown_sum, {buffer_pool}},
+      {"jvm_classes_currently_loaded", "jvm.class.count", "{class}", Instrument::updown_sum, {}},
+      {"jvm_classes_loaded_total", "jvm.class.loaded", "{class}", Instrument::monotonic_sum, {}},
+      {"jvm_classes_unloaded_total", "jvm.class.unloaded", "{class}", Instrument::monotonic_sum, {}},
+      {"jvm_compilation_time_seconds_total", "jvmsight.compilation.time", "s", Instrument::monotonic_sum, {}},
+      {"process_cpu_seconds_total", "jvm.cpu.time", "s", Instrument::monotonic_sum, {}},
+      {"process_start_time_seconds", "jvmsight.process.start_time", "s", Instrument::gauge, {}},
+      {"process_open_fds", "process.open_file_descriptor.count", "{file_descriptor}", Instrument::updown_sum, {}},
+      {"process_max_fds", "jvmsight.process.max_fds", "{file_descriptor}", Instrument::gauge, {}},
+      {"process_virtual_memory_bytes", "process.memory.virtual", "By", Instrument::updown_sum, {}},
+      {"process_resident_memory_bytes", "process.memory.usage", "By", Instrument::updown_sum, {}},
+      // Sent once, under the rows above (1.x names), or by the resource.
+      {"jvm_memory_bytes_used", "", "", Instrument::gauge, {}},
+      {"jvm_memory_bytes_committed", "", "", Instrument::gauge, {}},
+      {"jvm_memory_bytes_max", "", "", Instrument::gauge, {}},
+      {"jvm_memory_bytes_init", "", "", Instrument::gauge, {}},
+      {"jvm_memory_pool_bytes_used", "", "", Instrument::gauge, {}},
+      {"jvm_memory_pool_bytes_committed", "", "", Instrument::gauge, {}},
+      {"jvm_memory_pool_bytes_max", "", "", Instrument::gauge, {}},
+      {"jvm_memory_pool_bytes_init", "", "", Instrument::gauge, {}},
+      {"jvm_classes_loaded", "", "", Instrument::gauge, {}},
+      {"jvm_info", "", "", Instrument::gauge, {}},
+      {"jvm_runtime_info", "", "", Instrument::gauge, {}},
   };
   return rows;
 }
@@ -48,7 +130,7 @@ const std::vector<NameRow>& name_table() {
 OtlpName otlp_name(const MetricFamily& family) {
   for (const auto& row : name_table()) {
     if (row.family == family.name)
-      return {std::string(row.name), std::string(row.unit), row.instrument, row.attributes};
+      return {std::string(row.name), std::string(row.unit), row.instrument, row.attributes, row.defined_only};
   }
   OtlpName out;
   out.instrument = instrument_of(family.type);

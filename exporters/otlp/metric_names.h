@@ -6,6 +6,7 @@
 // "jvmsight_", "_total" and "_seconds", so that a collector's Prometheus
 // exporter (dots to underscores, unit and _total suffixes added back) serves
 // the name /metrics serves. docs/OTLP.md prints this table.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,17 +23,28 @@ enum class Instrument {
   summary,        // count and sum only (client_java's jvm_gc_collection_seconds)
 };
 
+// How a label's value is written as an attribute value.
+enum class ValueStyle {
+  as_is,
+  thread_state,  // NEW -> new ...; client_java's UNKNOWN is no convention value: not sent
+  memory_type,   // heap -> heap, nonheap -> non_heap (jvm.memory.type)
+};
+
 struct AttributeRename {
   std::string label;      // model label
   std::string attribute;  // OTLP attribute
-  bool lowercase_value = false;
+  ValueStyle style = ValueStyle::as_is;
 };
 
+// The attribute value for a label value; nullopt: the data point is not sent.
+std::optional<std::string> attribute_value(ValueStyle style, const std::string& value);
+
 struct OtlpName {
-  std::string name;
+  std::string name;  // empty: the family is not sent (another one carries it)
   std::string unit;
   Instrument instrument = Instrument::gauge;
   std::vector<AttributeRename> attributes;  // labels not listed keep their name
+  bool defined_only = false;                // a negative value means undefined (MemoryUsage max -1): not sent
 };
 
 // How one family is sent. Families the table does not list follow the rule
@@ -42,10 +54,11 @@ OtlpName otlp_name(const MetricFamily& family);
 // The table's explicit rows, for docs and tests.
 struct NameRow {
   std::string_view family;
-  std::string_view name;
+  std::string_view name;  // empty: not sent
   std::string_view unit;
   Instrument instrument;
   std::vector<AttributeRename> attributes;
+  bool defined_only = false;
 };
 const std::vector<NameRow>& name_table();
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "exporters/otlp/metric_names.h"
 
 namespace jvmsight::otlp {
@@ -186,6 +188,55 @@ TEST(MetricNames, GenericRuleRoundTripsThroughPrometheusNaming) {
     EXPECT_EQ(prometheus_name(otlp_name(f)), name);
     EXPECT_EQ(otlp_name(f).name.rfind("jvmsight.", 0), 0u) << name;
   }
+}
+
+TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
+  MetricFamilies f;
+  // What /metrics serves with both client_java generations.
+  for (const char* name : {"jvm_memory_pool_used_bytes", "jvm_memory_pool_bytes_used"})
+    add_sample(add_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory pool."), 40,
+               {{"pool", "Metaspace"}});
+  for (const char* name : {"jvm_memory_pool_max_bytes", "jvm_memory_pool_bytes_max"}) {
+    auto& max = add_family(f, name, MetricType::gauge, "Max bytes of a given JVM memory pool.");
+    add_sample(max, -1, {{"pool", "Metaspace"}});  // undefined
+    add_sample(max, 512, {{"pool", "G1 Old Gen"}});
+  }
+  for (const char* name : {"jvm_memory_used_bytes", "jvm_memory_bytes_used"}) {
+    auto& used = add_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory area.");
+    add_sample(used, 100, {{"area", "heap"}});
+    add_sample(used, 50, {{"area", "nonheap"}});
+  }
+  add_sample(add_family(f, "jvm_info", MetricType::gauge, "VM version info"), 1, {{"version", "17"}});
+  add_sample(add_family(f, "jvm_classes_loaded", MetricType::gauge, "loaded"), 900);
+  add_sample(add_family(f, "jvm_classes_loaded_total", MetricType::counter, "loaded"), 950);
+  add_sample(add_family(f, "jvm_buffer_pool_used_buffers", MetricType::gauge, "buffers"), 3, {{"pool", "direct"}});
+  add_sample(add_family(f, "process_cpu_seconds_total", MetricType::counter, "cpu"), 1.5);
+  auto& states = add_family(f, "jvm_threads_state", MetricType::gauge, "states");
+  add_sample(states, 4, {{"state", "RUNNABLE"}});
+  add_sample(states, 0, {{"state", "UNKNOWN"}});
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  Request r = convert(c, f, 2'000'000'000);
+
+  std::set<std::string> names;
+  for (const auto& m : r.resource_metrics(0).scope_metrics(0).metrics())
+    EXPECT_TRUE(names.insert(m.name()).second) << "sent twice: " << m.name();
+  EXPECT_EQ(names, (std::set<std::string>{"jvm.memory.used", "jvm.memory.limit", "jvmsight.memory.area.used",
+                                          "jvm.class.loaded", "jvm.buffer.count", "jvm.cpu.time", "jvm.thread.count"}));
+  const pb::Metric* used = find(r, "jvm.memory.used");
+  EXPECT_EQ(used->unit(), "By");
+  EXPECT_FALSE(used->sum().is_monotonic());
+  EXPECT_EQ(attr(used->sum().data_points(0).attributes(), "jvm.memory.pool.name"), "Metaspace");
+  const pb::Metric* limit = find(r, "jvm.memory.limit");
+  ASSERT_EQ(limit->sum().data_points_size(), 1) << "an undefined limit is not a limit of -1";
+  EXPECT_EQ(attr(limit->sum().data_points(0).attributes(), "jvm.memory.pool.name"), "G1 Old Gen");
+  const pb::Metric* area = find(r, "jvmsight.memory.area.used");
+  EXPECT_EQ(attr(area->gauge().data_points(1).attributes(), "jvm.memory.type"), "non_heap");
+  EXPECT_TRUE(find(r, "jvm.class.loaded")->sum().is_monotonic());
+  EXPECT_EQ(attr(find(r, "jvm.buffer.count")->sum().data_points(0).attributes(), "jvm.buffer.pool.name"), "direct");
+  EXPECT_EQ(find(r, "jvm.cpu.time")->unit(), "s");
+  const pb::Metric* threads = find(r, "jvm.thread.count");
+  ASSERT_EQ(threads->sum().data_points_size(), 1) << "UNKNOWN is no jvm.thread.state value";
+  EXPECT_EQ(attr(threads->sum().data_points(0).attributes(), "jvm.thread.state"), "runnable");
 }
 
 }  // namespace
