@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
@@ -161,6 +162,34 @@ const OptionSpec option_specs[] = {
      }},
 };
 
+// Users type "port=9404, log=warn": blanks around items, keys and values
+// are not part of them. Blanks inside a value (a portfile path) stay.
+std::string_view trim(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Levenshtein distance, cut off: keys are short, a typed key may be long
+// (then it is no near miss and not worth the quadratic work).
+size_t edit_distance(std::string_view a, std::string_view b) {
+  constexpr size_t max_len = 64;
+  if (a.size() > max_len || b.size() > max_len) return max_len;
+  size_t row[max_len + 1];
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 // label.<name>=<value>: a constant label. Prometheus' rules for a label
 // name; "__" is reserved for Prometheus itself.
 constexpr std::string_view label_prefix = "label.";
@@ -187,6 +216,28 @@ std::string add_constant_label(std::string_view key, std::string_view value, Opt
   return "";
 }
 
+// The known key closest to an unknown one, if it is a near miss: at most 2
+// edits, and at most half the longer key (so "ab" does not suggest "log").
+std::string near_miss(std::string_view key) {
+  std::string_view best;
+  size_t best_distance = 3;
+  auto consider = [&](std::string_view candidate, std::string_view typed) {
+    size_t d = edit_distance(typed, candidate);
+    if (d < best_distance && d * 2 <= std::max(typed.size(), candidate.size())) {
+      best = candidate;
+      best_distance = d;
+    }
+  };
+  for (const auto& spec : option_specs) consider(spec.key, key);
+  size_t dot = key.find('.');
+  if (dot != std::string_view::npos) {
+    // "lable.env": the prefix is the typo, the label name is the user's.
+    consider(label_prefix.substr(0, label_prefix.size() - 1), key.substr(0, dot));
+    if (best == "label") return "label" + std::string(key.substr(dot));
+  }
+  return std::string(best);
+}
+
 }  // namespace
 
 std::string accepted_option_keys() {
@@ -200,13 +251,13 @@ std::string accepted_option_keys() {
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
-  text = strip_quotes(text);
+  text = strip_quotes(trim(text));
   std::set<std::string, std::less<>> seen;
   size_t pos = 0;
   while (pos <= text.size() && !text.empty()) {
     size_t comma = text.find(',', pos);
     if (comma == std::string_view::npos) comma = text.size();
-    std::string_view item = text.substr(pos, comma - pos);
+    std::string_view item = trim(text.substr(pos, comma - pos));
     pos = comma + 1;
     if (item.empty()) {
       if (comma == text.size()) break;  // a trailing comma is harmless
@@ -219,8 +270,8 @@ ParsedOptions parse_options(std::string_view text) {
           "option " + quoted(item) + " has no value (expected key=value; keys: " + accepted_option_keys() + ")";
       return result;
     }
-    std::string_view key = item.substr(0, eq);
-    std::string_view value = item.substr(eq + 1);
+    std::string_view key = trim(item.substr(0, eq));
+    std::string_view value = trim(item.substr(eq + 1));
     if (seen.count(key)) {
       result.error = "option " + quoted(key) + " given twice";
       return result;
@@ -235,7 +286,10 @@ ParsedOptions parse_options(std::string_view text) {
     for (const auto& s : option_specs)
       if (s.key == key) spec = &s;
     if (spec == nullptr) {
-      result.error = "unknown option " + quoted(key) + " (accepted: " + accepted_option_keys() + ")";
+      std::string hint = near_miss(key);
+      result.error = "unknown option " + quoted(key) +
+                     (hint.empty() ? " (accepted: " + accepted_option_keys() + ")"
+                                   : " (did you mean " + quoted(hint) + "? accepted: " + accepted_option_keys() + ")");
       return result;
     }
     if (!spec->apply(value, result.options)) {

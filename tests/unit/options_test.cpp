@@ -206,5 +206,68 @@ TEST(RuntimeOptions, BadConstantLabelsAreNamed) {
   EXPECT_NE(parse_options("label.env=" + std::string(300, 'x')).error.find("over 256 characters"), std::string::npos);
 }
 
+// What users type: blanks around items, keys and values do not count.
+TEST(ForgivingOptions, BlanksAroundCommasAndEqualsAreIgnored) {
+  auto p = parse_options("port=9405, log=warn ,  host = 127.0.0.1 ,\tlabel.env = prod ");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.port, 9405);
+  EXPECT_EQ(p.options.log_level, log::Level::warn);
+  EXPECT_EQ(p.options.host, "127.0.0.1");
+  ASSERT_EQ(p.options.labels.size(), 1u);
+  EXPECT_EQ(p.options.labels[0].name, "env");
+  EXPECT_EQ(p.options.labels[0].value, "prod");
+  EXPECT_TRUE(parse_options(" \"port=1, log=warn\" ").ok());  // jcmd quotes, blanks outside them
+  EXPECT_TRUE(parse_options("port=1, ").ok());                // trailing comma and blank
+}
+
+TEST(ForgivingOptions, BlanksInsideAValueStay) {
+  auto p = parse_options("portfile= /tmp/my port file ,port=0");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.portfile, "/tmp/my port file");
+}
+
+TEST(ForgivingOptions, BlankItemsAndBlankValuesAreStillErrors) {
+  EXPECT_NE(parse_options("port=1, ,log=info").error.find("empty option"), std::string::npos);
+  EXPECT_NE(parse_options("port= ").error.find("bad port ''"), std::string::npos);
+  EXPECT_NE(parse_options("port=1, port = 2").error.find("option 'port' given twice"), std::string::npos);
+}
+
+TEST(ForgivingOptions, NearMissKeysGetAHint) {
+  struct Case {
+    const char* text;
+    const char* hint;
+  } cases[] = {
+      {"prot=9404", "unknown option 'prot' (did you mean 'port'? accepted: host, port, "},
+      {"Port=9404", "(did you mean 'port'?"},
+      {"hots=::1", "(did you mean 'host'?"},
+      {"portfiel=/tmp/p", "(did you mean 'portfile'?"},
+      {"deadlock_check=500", "(did you mean 'deadlock_check_ms'?"},  // 3 edits: too far
+      {"lable.env=prod", "(did you mean 'label.env'?"},
+      {"otlp_endpont=http://x", "(did you mean 'otlp_endpoint'?"},
+  };
+  for (const auto& c : cases) {
+    auto p = parse_options(c.text);
+    if (std::string(c.text).rfind("deadlock_check=", 0) == 0) {
+      EXPECT_EQ(p.error.find("did you mean"), std::string::npos) << p.error;
+      continue;
+    }
+    EXPECT_NE(p.error.find(c.hint), std::string::npos) << c.text << ": " << p.error;
+  }
+}
+
+TEST(ForgivingOptions, FarKeysGetNoHintButTheList) {
+  for (const char* text : {"bogus=1", "x=1", "ab=1", "verbose=1"}) {
+    auto p = parse_options(text);
+    EXPECT_EQ(p.error.find("did you mean"), std::string::npos) << p.error;
+    EXPECT_NE(p.error.find("(accepted: host, port, portfile, log, "), std::string::npos) << p.error;
+  }
+}
+
+TEST(ForgivingOptions, HugeUnknownKeyIsNoNearMissAndStaysBounded) {
+  auto p = parse_options(std::string(100000, 'p') + "=1");
+  EXPECT_EQ(p.error.find("did you mean"), std::string::npos);
+  EXPECT_LT(p.error.size(), 150u + accepted_option_keys().size());
+}
+
 }  // namespace
 }  // namespace jvmsight
