@@ -236,7 +236,7 @@ void Agent::start_http() {
   routes.push_back(gc_endpoint([this] {
     return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
   }));
-  if (options_.details) {
+  if (options_.details != Details::off) {
     routes.push_back(threads_endpoint([this] {
       return agent_thread_
           .call<std::optional<std::vector<ThreadRecord>>>(
@@ -251,10 +251,23 @@ void Agent::start_http() {
           },
           snapshot_timeout);
     }));
+    // Names and stacks, and a stop-the-world dump each (docs/SECURITY.md):
+    // local clients only by default; with details=on, remote clients get
+    // at most one dump a second between them.
+    auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
+    for (size_t i = routes.size() - 2; i < routes.size(); ++i) {
+      routes[i].local_only = options_.details == Details::local;
+      routes[i].remote_rate_limit = remote_dumps;
+    }
   }
   routes.push_back(landing_page(routes));
-  std::string error;
-  server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
+  HttpServerConfig config;
+  config.host = options_.host;
+  config.port = options_.port;
+  std::string error, warning;
+  error = read_credentials(options_.basic_auth_file, options_.bearer_token_file, config.credentials, warning);
+  if (!warning.empty()) log::warn(warning);
+  if (error.empty()) server_ = HttpServer::start(std::move(config), std::move(routes), error);
   if (!server_) {
     log::error(error, "; metrics are not served, the JVM continues");
     // A portfile from an earlier run must not send scripts to a dead port.

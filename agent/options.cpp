@@ -113,8 +113,20 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.gc_span_min_ns); }},
     {"gc_notifications", "gc_notifications", "auto, on or off; auto: on except with ZGC or Shenandoah",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.gc_notifications); }},
-    {"details", "details", "on or off; off removes /threads and /deadlocks",
-     [](std::string_view v, Options& o) { return parse_on_off(v, o.details); }},
+    {"details", "details",
+     "local, on or off; local serves /threads and /deadlocks to loopback clients only, on to every client, off to "
+     "none",
+     [](std::string_view v, Options& o) {
+       if (v == "local")
+         o.details = Details::local;
+       else if (v == "on")
+         o.details = Details::on;
+       else if (v == "off")
+         o.details = Details::off;
+       else
+         return false;
+       return true;
+     }},
     {"deadlock_check_ms", "deadlock_check_ms", "milliseconds from 50 to 60000, or 0 to turn the background check off",
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
@@ -159,6 +171,16 @@ const OptionSpec option_specs[] = {
        if (v != "grpc" && v != "http/protobuf") return false;
        o.otlp_protocol = std::string(v);
        return true;
+     }},
+    {"basic_auth_file", "basic_auth_file", "a file path (the file holds user:password lines)",
+     [](std::string_view v, Options& o) {
+       o.basic_auth_file = std::string(v);
+       return !v.empty();
+     }},
+    {"bearer_token_file", "bearer_token_file", "a file path (the file holds one token)",
+     [](std::string_view v, Options& o) {
+       o.bearer_token_file = std::string(v);
+       return !v.empty();
      }},
 };
 

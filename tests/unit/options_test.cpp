@@ -111,7 +111,7 @@ TEST(Options, LongInputIsEchoedBounded) {
 TEST(LockOptions, DefaultsServeDetailsAndCheckTwiceASecond) {
   auto p = parse_options("");
   ASSERT_TRUE(p.ok()) << p.error;
-  EXPECT_TRUE(p.options.details);
+  EXPECT_EQ(p.options.details, Details::local);  // names and stacks: this machine only
   EXPECT_EQ(p.options.deadlock_check_ms, 500);
   EXPECT_EQ(p.options.lock_classes, 20);
 }
@@ -119,10 +119,12 @@ TEST(LockOptions, DefaultsServeDetailsAndCheckTwiceASecond) {
 TEST(LockOptions, ParsesEachLockOption) {
   auto p = parse_options("details=off,deadlock_check_ms=250,lock_classes=5");
   ASSERT_TRUE(p.ok()) << p.error;
-  EXPECT_FALSE(p.options.details);
+  EXPECT_EQ(p.options.details, Details::off);
   EXPECT_EQ(p.options.deadlock_check_ms, 250);
   EXPECT_EQ(p.options.lock_classes, 5);
-  EXPECT_TRUE(parse_options("details=on").options.details);
+  EXPECT_EQ(parse_options("details=on").options.details, Details::on);
+  EXPECT_EQ(parse_options("details=local").options.details, Details::local);
+  EXPECT_NE(parse_options("details=yes").error.find("bad details 'yes' (expected local, on or off"), std::string::npos);
   EXPECT_EQ(parse_options("deadlock_check_ms=0").options.deadlock_check_ms, 0);
 }
 
@@ -133,7 +135,7 @@ void expect_error(const std::string& text, const std::string& fragment) {
 }
 
 TEST(LockOptions, BadDetailsNamesTheAcceptedValues) {
-  expect_error("details=yes", "bad details 'yes' (expected on or off");
+  expect_error("details=yes", "bad details 'yes' (expected local, on or off");
   expect_error("details=", "bad details ''");
 }
 
@@ -253,6 +255,17 @@ TEST(ForgivingOptions, NearMissKeysGetAHint) {
     }
     EXPECT_NE(p.error.find(c.hint), std::string::npos) << c.text << ": " << p.error;
   }
+}
+
+TEST(SecureOptions, CredentialFilesAreNamedNeverGiven) {
+  auto p = parse_options("basic_auth_file=/etc/jvmsight/users, bearer_token_file=/etc/jvmsight/token");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.basic_auth_file, "/etc/jvmsight/users");
+  EXPECT_EQ(p.options.bearer_token_file, "/etc/jvmsight/token");
+  EXPECT_NE(parse_options("basic_auth_file=").error.find("bad basic_auth_file ''"), std::string::npos);
+  // There is no option that takes a password itself.
+  EXPECT_NE(parse_options("password=secret").error.find("unknown option"), std::string::npos);
+  EXPECT_NE(parse_options("bearer_tokenfile=abc").error.find("did you mean 'bearer_token_file'"), std::string::npos);
 }
 
 TEST(ForgivingOptions, FarKeysGetNoHintButTheList) {
