@@ -7,11 +7,11 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <thread>
 
 #include "agent/event_callbacks.h"
 #include "agent/jdk_tool.h"
+#include "agent/portfile.h"
 #include "agent/version.h"
 #include "collectors/locks/jvmti_lock_graph_source.h"
 #include "collectors/locks/mx_bean_lock_graph_source.h"
@@ -55,17 +55,6 @@ std::string system_property(jvmtiEnv* jvmti, const char* name) {
   std::string result(value);
   jvmti->Deallocate(reinterpret_cast<unsigned char*>(value));
   return result;
-}
-
-// Write-then-rename, so a reader never sees a half-written port.
-bool write_portfile(const std::string& path, int port) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << port << '\n';
-    if (!out.flush()) return false;
-  }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
 }  // namespace
@@ -247,7 +236,7 @@ void Agent::start_http() {
   routes.push_back(gc_endpoint([this] {
     return agent_thread_.call<GcReport>([this] { return gc_ ? gc_->report() : GcReport{}; }, snapshot_timeout);
   }));
-  if (options_.details) {
+  if (options_.details != Details::off) {
     routes.push_back(threads_endpoint([this] {
       return agent_thread_
           .call<std::optional<std::vector<ThreadRecord>>>(
@@ -262,16 +251,36 @@ void Agent::start_http() {
           },
           snapshot_timeout);
     }));
+    // Names and stacks, and a stop-the-world dump each (docs/SECURITY.md):
+    // local clients only by default; with details=on, remote clients get
+    // at most one dump a second between them.
+    auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
+    for (size_t i = routes.size() - 2; i < routes.size(); ++i) {
+      routes[i].local_only = options_.details == Details::local;
+      routes[i].remote_rate_limit = remote_dumps;
+    }
   }
   routes.push_back(landing_page(routes));
-  std::string error;
-  server_ = HttpServer::start(options_.host, options_.port, std::move(routes), error);
+  HttpServerConfig config;
+  config.host = options_.host;
+  config.port = options_.port;
+  std::string error, warning;
+  error = read_credentials(options_.basic_auth_file, options_.bearer_token_file, config.credentials, warning);
+  if (!warning.empty()) log::warn(warning);
+  if (error.empty()) server_ = HttpServer::start(std::move(config), std::move(routes), error);
   if (!server_) {
     log::error(error, "; metrics are not served, the JVM continues");
+    // A portfile from an earlier run must not send scripts to a dead port.
+    if (!options_.portfile.empty()) {
+      std::string stale = remove_portfile(options_.portfile);
+      if (!stale.empty()) log::warn(stale);
+    }
     return;
   }
-  if (!options_.portfile.empty() && !write_portfile(options_.portfile, server_->port()))
-    log::warn("cannot write portfile ", options_.portfile);
+  if (!options_.portfile.empty()) {
+    std::string failed = write_portfile(options_.portfile, server_->port());
+    if (!failed.empty()) log::warn(failed, "; the server listens on port ", server_->port());
+  }
   log::info("serving http://", options_.host, ":", server_->port(), "/metrics");
 }
 

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
@@ -112,8 +113,20 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.gc_span_min_ns); }},
     {"gc_notifications", "gc_notifications", "auto, on or off; auto: on except with ZGC or Shenandoah",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.gc_notifications); }},
-    {"details", "details", "on or off; off removes /threads and /deadlocks",
-     [](std::string_view v, Options& o) { return parse_on_off(v, o.details); }},
+    {"details", "details",
+     "local, on or off; local serves /threads and /deadlocks to loopback clients only, on to every client, off to "
+     "none",
+     [](std::string_view v, Options& o) {
+       if (v == "local")
+         o.details = Details::local;
+       else if (v == "on")
+         o.details = Details::on;
+       else if (v == "off")
+         o.details = Details::off;
+       else
+         return false;
+       return true;
+     }},
     {"deadlock_check_ms", "deadlock_check_ms", "milliseconds from 50 to 60000, or 0 to turn the background check off",
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
@@ -159,7 +172,45 @@ const OptionSpec option_specs[] = {
        o.otlp_protocol = std::string(v);
        return true;
      }},
+    {"basic_auth_file", "basic_auth_file", "a file path (the file holds user:password lines)",
+     [](std::string_view v, Options& o) {
+       o.basic_auth_file = std::string(v);
+       return !v.empty();
+     }},
+    {"bearer_token_file", "bearer_token_file", "a file path (the file holds one token)",
+     [](std::string_view v, Options& o) {
+       o.bearer_token_file = std::string(v);
+       return !v.empty();
+     }},
 };
+
+// Users type "port=9404, log=warn": blanks around items, keys and values
+// are not part of them. Blanks inside a value (a portfile path) stay.
+std::string_view trim(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Levenshtein distance, cut off: keys are short, a typed key may be long
+// (then it is no near miss and not worth the quadratic work).
+size_t edit_distance(std::string_view a, std::string_view b) {
+  constexpr size_t max_len = 64;
+  if (a.size() > max_len || b.size() > max_len) return max_len;
+  size_t row[max_len + 1];
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
 
 // label.<name>=<value>: a constant label. Prometheus' rules for a label
 // name; "__" is reserved for Prometheus itself.
@@ -187,6 +238,28 @@ std::string add_constant_label(std::string_view key, std::string_view value, Opt
   return "";
 }
 
+// The known key closest to an unknown one, if it is a near miss: at most 2
+// edits, and at most half the longer key (so "ab" does not suggest "log").
+std::string near_miss(std::string_view key) {
+  std::string_view best;
+  size_t best_distance = 3;
+  auto consider = [&](std::string_view candidate, std::string_view typed) {
+    size_t d = edit_distance(typed, candidate);
+    if (d < best_distance && d * 2 <= std::max(typed.size(), candidate.size())) {
+      best = candidate;
+      best_distance = d;
+    }
+  };
+  for (const auto& spec : option_specs) consider(spec.key, key);
+  size_t dot = key.find('.');
+  if (dot != std::string_view::npos) {
+    // "lable.env": the prefix is the typo, the label name is the user's.
+    consider(label_prefix.substr(0, label_prefix.size() - 1), key.substr(0, dot));
+    if (best == "label") return "label" + std::string(key.substr(dot));
+  }
+  return std::string(best);
+}
+
 }  // namespace
 
 std::string accepted_option_keys() {
@@ -200,13 +273,13 @@ std::string accepted_option_keys() {
 
 ParsedOptions parse_options(std::string_view text) {
   ParsedOptions result;
-  text = strip_quotes(text);
+  text = strip_quotes(trim(text));
   std::set<std::string, std::less<>> seen;
   size_t pos = 0;
   while (pos <= text.size() && !text.empty()) {
     size_t comma = text.find(',', pos);
     if (comma == std::string_view::npos) comma = text.size();
-    std::string_view item = text.substr(pos, comma - pos);
+    std::string_view item = trim(text.substr(pos, comma - pos));
     pos = comma + 1;
     if (item.empty()) {
       if (comma == text.size()) break;  // a trailing comma is harmless
@@ -219,8 +292,8 @@ ParsedOptions parse_options(std::string_view text) {
           "option " + quoted(item) + " has no value (expected key=value; keys: " + accepted_option_keys() + ")";
       return result;
     }
-    std::string_view key = item.substr(0, eq);
-    std::string_view value = item.substr(eq + 1);
+    std::string_view key = trim(item.substr(0, eq));
+    std::string_view value = trim(item.substr(eq + 1));
     if (seen.count(key)) {
       result.error = "option " + quoted(key) + " given twice";
       return result;
@@ -235,7 +308,10 @@ ParsedOptions parse_options(std::string_view text) {
     for (const auto& s : option_specs)
       if (s.key == key) spec = &s;
     if (spec == nullptr) {
-      result.error = "unknown option " + quoted(key) + " (accepted: " + accepted_option_keys() + ")";
+      std::string hint = near_miss(key);
+      result.error = "unknown option " + quoted(key) +
+                     (hint.empty() ? " (accepted: " + accepted_option_keys() + ")"
+                                   : " (did you mean " + quoted(hint) + "? accepted: " + accepted_option_keys() + ")");
       return result;
     }
     if (!spec->apply(value, result.options)) {

@@ -23,6 +23,11 @@ enum class Tristate { auto_, on, off };
 // none (off: only jvmsight_* families, for a JVM that runs client_java too).
 enum class ClientJavaNames { both, v0, v1, off };
 
+// Who gets /threads and /deadlocks (thread names and stacks, each a
+// stop-the-world dump): nobody, clients on this machine (loopback), or every
+// client (non-local ones at most one dump a second between them).
+enum class Details { off, local, on };
+
 struct Options {
   std::string host = "0.0.0.0";  // bind address of the HTTP server
   int port = 9404;               // 0 = any free port (see portfile)
@@ -35,10 +40,14 @@ struct Options {
   // GC pauses at least this long become span records (0: every pause).
   int64_t gc_span_min_ns = 0;
   Tristate gc_notifications = Tristate::auto_;
-  bool details = true;          // serve /threads and /deadlocks (they show stacks and thread names)
-  int deadlock_check_ms = 500;  // background deadlock check interval; 0 turns it off
-  int lock_classes = 20;        // top K lock classes labelled in contention metrics
-  bool contention = true;       // JVM TI monitor contention and wait events
+  Details details = Details::local;
+  // Files holding the credentials every endpoint then asks for (never the
+  // command line: ps and jcmd VM.command_line show it).
+  std::string basic_auth_file;    // "user:password" lines
+  std::string bearer_token_file;  // one token
+  int deadlock_check_ms = 500;    // background deadlock check interval; 0 turns it off
+  int lock_classes = 20;          // top K lock classes labelled in contention metrics
+  bool contention = true;         // JVM TI monitor contention and wait events
   // Contended entries timed per second before sampling starts; 0 = time all.
   int contention_sampling = 1000;
   ClientJavaNames client_java_names = ClientJavaNames::both;

@@ -21,8 +21,12 @@ const char* reason(int status) {
       return "Forbidden";
     case 404:
       return "Not Found";
+    case 401:
+      return "Unauthorized";
     case 405:
       return "Method Not Allowed";
+    case 429:
+      return "Too Many Requests";
     case 503:
       return "Service Unavailable";
     default:
@@ -35,6 +39,7 @@ void send(mg_connection* conn, const HttpResponse& r, bool head) {
                        "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " + std::to_string(r.body.size()) +
                        "\r\nCache-Control: no-store\r\nConnection: close\r\n";
   if (r.status == 405) header += "Allow: GET, HEAD\r\n";
+  for (const auto& [name, value] : r.headers) header += name + ": " + value + "\r\n";
   header += "\r\n";
   mg_write(conn, header.data(), header.size());
   if (!head && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
@@ -49,16 +54,42 @@ int log_civetweb(const mg_connection*, const char* message) {
 
 std::unique_ptr<HttpServer> HttpServer::start(const std::string& host, int port, std::vector<HttpRoute> routes,
                                               std::string& error) {
+  HttpServerConfig config;
+  config.host = host;
+  config.port = port;
+  return start(std::move(config), std::move(routes), error);
+}
+
+std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<HttpRoute> routes, std::string& error) {
   static const unsigned library_ready = mg_init_library(0);
   (void)library_ready;
 
   std::unique_ptr<HttpServer> server(new HttpServer());
   server->routes_ = std::move(routes);
-  bool ipv6 = host.find(':') != std::string::npos;
-  std::string listen = (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-  const char* config[] = {"listening_ports", listen.c_str(),
-                          // Scrapes are short and rare; a few workers bound the threads we add to someone else's JVM.
-                          "num_threads", "4", "request_timeout_ms", "10000", "enable_keep_alive", "no", nullptr};
+  server->config_ = std::move(cfg);
+  const HttpServerConfig& c = server->config_;
+  bool ipv6 = c.host.find(':') != std::string::npos;
+  std::string listen = (ipv6 ? "[" + c.host + "]" : c.host) + ":" + std::to_string(c.port);
+  std::string workers = std::to_string(c.workers), timeout = std::to_string(c.request_timeout_ms),
+              max_request = std::to_string(c.max_request_bytes), queue = std::to_string(c.queued_connections),
+              backlog = std::to_string(c.listen_backlog);
+  // Scrapes are short and rare; a few workers bound the threads we add to
+  // someone else's JVM, and the limits bound what a client can make them do.
+  const char* config[] = {"listening_ports",
+                          listen.c_str(),
+                          "num_threads",
+                          workers.c_str(),
+                          "request_timeout_ms",
+                          timeout.c_str(),
+                          "enable_keep_alive",
+                          "no",
+                          "max_request_size",
+                          max_request.c_str(),
+                          "connection_queue",
+                          queue.c_str(),
+                          "listen_backlog",
+                          backlog.c_str(),
+                          nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
   mg_init_data init{};
@@ -77,7 +108,7 @@ std::unique_ptr<HttpServer> HttpServer::start(const std::string& host, int port,
   mg_set_request_handler(server->ctx_, "/", &HttpServer::dispatch, server.get());
   mg_server_port ports[4];
   int n = mg_get_server_ports(server->ctx_, 4, ports);
-  server->port_ = n > 0 ? ports[0].port : port;
+  server->port_ = n > 0 ? ports[0].port : c.port;
   return server;
 }
 
@@ -95,14 +126,29 @@ int HttpServer::dispatch(mg_connection* conn, void* self) {
     HttpRequest req;
     req.path = info->local_uri ? info->local_uri : "";
     req.query = info->query_string ? info->query_string : "";
+    req.remote_addr = info->remote_addr;
+    req.local = server->config_.is_local && server->config_.is_local(req.remote_addr);
     HttpResponse resp;
-    if (!get && !head) {
+    const Credentials& credentials = server->config_.credentials;
+    if (!credentials.empty() && !credentials.accepts(mg_get_header(conn, "Authorization"))) {
+      resp = {401, plain_content_type, "authentication required\n"};
+      resp.headers.emplace_back("WWW-Authenticate", credentials.basic ? "Basic realm=\"jvmsight\", charset=\"UTF-8\""
+                                                                      : "Bearer realm=\"jvmsight\"");
+    } else if (!get && !head) {
       resp = {405, plain_content_type, "only GET and HEAD are served\n"};
     } else {
       resp = {404, plain_content_type, "not found; endpoints:"};
       for (const auto& r : server->routes_) {
         if (r.path == req.path) {
-          resp = r.handler(req);
+          if (r.local_only && !req.local) {
+            resp = {403, plain_content_type,
+                    r.path + " is served only to clients on this machine (loopback); see the details option\n"};
+          } else if (r.remote_rate_limit && !req.local && !r.remote_rate_limit->try_acquire()) {
+            resp = {429, plain_content_type, "at most one thread dump a second for remote clients; try again\n"};
+            resp.headers.emplace_back("Retry-After", "1");
+          } else {
+            resp = r.handler(req);
+          }
           break;
         }
         resp.body += " " + r.path;

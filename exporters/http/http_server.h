@@ -6,7 +6,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "exporters/http/access.h"
 
 struct mg_context;
 struct mg_connection;
@@ -18,13 +21,17 @@ constexpr const char* json_content_type = "application/json";
 
 struct HttpRequest {
   std::string path;
-  std::string query;  // after '?', raw
+  std::string query;        // after '?', raw
+  std::string remote_addr;  // the client's address, as civetweb writes it
+  bool local = false;       // the client is on this machine (loopback)
 };
 
 struct HttpResponse {
   int status = 200;
   std::string content_type = plain_content_type;
   std::string body;
+  // Extra response headers; names and values from our code only, never from a request.
+  std::vector<std::pair<std::string, std::string>> headers = {};
 };
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
@@ -33,12 +40,38 @@ struct HttpRoute {
   std::string path;  // exact match
   HttpHandler handler;
   std::string summary;  // one line for the landing page
+  // Served only to local (loopback) clients; others get 403.
+  bool local_only = false;
+  // Non-local clients share this limit with every route holding it (429 when
+  // too soon); local clients are not limited.
+  std::shared_ptr<DumpRateLimit> remote_rate_limit = nullptr;
+};
+
+// The server's limits against slow or greedy clients, and who may call it.
+struct HttpServerConfig {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  // A whole request (line and headers) must arrive within this, and each
+  // read or write of the answer too: a client that trickles bytes is cut off.
+  int request_timeout_ms = 10000;
+  // Request line plus headers, in bytes; larger requests are refused.
+  int max_request_bytes = 8192;
+  // Connections served at once (civetweb worker threads), and accepted
+  // connections waiting for a worker; more wait in the kernel's backlog.
+  int workers = 4;
+  int queued_connections = 16;
+  int listen_backlog = 16;
+  // When not empty, every endpoint asks for one of these (401 otherwise).
+  Credentials credentials;
+  // Which client addresses count as local (tests narrow it to 127.0.0.1).
+  std::function<bool(const std::string& remote_addr)> is_local = is_loopback_address;
 };
 
 class HttpServer {
  public:
   // Binds host:port (port 0: any free port) and serves the routes. On failure
   // returns null and sets error to one readable sentence.
+  static std::unique_ptr<HttpServer> start(HttpServerConfig config, std::vector<HttpRoute> routes, std::string& error);
   static std::unique_ptr<HttpServer> start(const std::string& host, int port, std::vector<HttpRoute> routes,
                                            std::string& error);
   ~HttpServer();  // stops civetweb; takes a second or two, so not at JVM exit
@@ -53,6 +86,7 @@ class HttpServer {
 
   mg_context* ctx_ = nullptr;
   int port_ = 0;
+  HttpServerConfig config_;
   std::vector<HttpRoute> routes_;
 };
 

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "tests/harness/agent_jvm.h"
@@ -71,6 +72,50 @@ TEST_P(FailOpen, BusyPortOneClearLineAndTheProgramCompletes) {
   EXPECT_NE(r.err.find("jvmsight: error: cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("metrics are not served, the JVM continues"), std::string::npos) << r.err;
+  EXPECT_EQ(count_agent_lines(r.err), 1u) << r.err;
+}
+
+// The server cannot bind: a portfile from an earlier run must not send
+// scripts to a port nobody (or somebody else) listens on.
+TEST_P(FailOpen, NoPortfileIsLeftWhenTheServerDoesNotStart) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  int port = ntohs(addr.sin_port);
+  TempDir dir;
+  std::string portfile = dir.path("port");
+  { std::ofstream(portfile) << "12345\n"; }  // an earlier run's
+  auto r = run_idle(GetParam(), "host=127.0.0.1, port = " + std::to_string(port) + ", portfile=" + portfile);
+  close(fd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("jvmsight: error: cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
+      << r.err;
+  EXPECT_EQ(count_agent_lines(r.err), 1u) << r.err;
+  EXPECT_FALSE(read_portfile(portfile, 0ms)) << "a stale portfile was left behind";
+  std::ifstream in(portfile);
+  EXPECT_FALSE(in.good()) << "the portfile still exists";
+}
+
+TEST_P(FailOpen, UnwritablePortfileGivesTheReasonAndTheServerStillServes) {
+  TempDir dir;
+  std::string portfile = dir.path("missing-dir/port");
+  auto r = run_idle(GetParam(), "host=127.0.0.1,port=0,portfile=" + portfile);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("jvmsight: warning: cannot write portfile '" + portfile + "': No such file or directory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("; the server listens on port "), std::string::npos) << r.err;
+}
+
+TEST_P(FailOpen, NearMissKeyGetsAHintInTheJvmsLine) {
+  auto r = run_idle(GetParam(), "prot=9404, log=warn");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("jvmsight: error: unknown option 'prot' (did you mean 'port'?"), std::string::npos) << r.err;
   EXPECT_EQ(count_agent_lines(r.err), 1u) << r.err;
 }
 

@@ -26,7 +26,7 @@ TEST(GcOptions, SpanThresholdAcceptsWholeAndDecimalMilliseconds) {
 TEST(GcOptions, SpanThresholdErrorsSayWhatIsAccepted) {
   for (const char* bad :
        {"gc_span_min_ms=", "gc_span_min_ms=-1", "gc_span_min_ms=abc", "gc_span_min_ms=10ms", "gc_span_min_ms=3600001",
-        "gc_span_min_ms=1e3", "gc_span_min_ms=nan", "gc_span_min_ms=inf", "gc_span_min_ms= 5"}) {
+        "gc_span_min_ms=1e3", "gc_span_min_ms=nan", "gc_span_min_ms=inf", "gc_span_min_ms=5 0"}) {
     auto p = parse_options(bad);
     EXPECT_FALSE(p.ok()) << bad;
     EXPECT_NE(p.error.find("bad gc_span_min_ms"), std::string::npos) << bad << ": " << p.error;

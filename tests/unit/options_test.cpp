@@ -111,7 +111,7 @@ TEST(Options, LongInputIsEchoedBounded) {
 TEST(LockOptions, DefaultsServeDetailsAndCheckTwiceASecond) {
   auto p = parse_options("");
   ASSERT_TRUE(p.ok()) << p.error;
-  EXPECT_TRUE(p.options.details);
+  EXPECT_EQ(p.options.details, Details::local);  // names and stacks: this machine only
   EXPECT_EQ(p.options.deadlock_check_ms, 500);
   EXPECT_EQ(p.options.lock_classes, 20);
 }
@@ -119,10 +119,12 @@ TEST(LockOptions, DefaultsServeDetailsAndCheckTwiceASecond) {
 TEST(LockOptions, ParsesEachLockOption) {
   auto p = parse_options("details=off,deadlock_check_ms=250,lock_classes=5");
   ASSERT_TRUE(p.ok()) << p.error;
-  EXPECT_FALSE(p.options.details);
+  EXPECT_EQ(p.options.details, Details::off);
   EXPECT_EQ(p.options.deadlock_check_ms, 250);
   EXPECT_EQ(p.options.lock_classes, 5);
-  EXPECT_TRUE(parse_options("details=on").options.details);
+  EXPECT_EQ(parse_options("details=on").options.details, Details::on);
+  EXPECT_EQ(parse_options("details=local").options.details, Details::local);
+  EXPECT_NE(parse_options("details=yes").error.find("bad details 'yes' (expected local, on or off"), std::string::npos);
   EXPECT_EQ(parse_options("deadlock_check_ms=0").options.deadlock_check_ms, 0);
 }
 
@@ -133,7 +135,7 @@ void expect_error(const std::string& text, const std::string& fragment) {
 }
 
 TEST(LockOptions, BadDetailsNamesTheAcceptedValues) {
-  expect_error("details=yes", "bad details 'yes' (expected on or off");
+  expect_error("details=yes", "bad details 'yes' (expected local, on or off");
   expect_error("details=", "bad details ''");
 }
 
@@ -204,6 +206,80 @@ TEST(RuntimeOptions, BadConstantLabelsAreNamed) {
   EXPECT_NE(parse_options("label.a-b=a").error.find("bad label name 'a-b'"), std::string::npos);
   EXPECT_NE(parse_options("label.env=a,label.env=b").error.find("option 'label.env' given twice"), std::string::npos);
   EXPECT_NE(parse_options("label.env=" + std::string(300, 'x')).error.find("over 256 characters"), std::string::npos);
+}
+
+// What users type: blanks around items, keys and values do not count.
+TEST(ForgivingOptions, BlanksAroundCommasAndEqualsAreIgnored) {
+  auto p = parse_options("port=9405, log=warn ,  host = 127.0.0.1 ,\tlabel.env = prod ");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.port, 9405);
+  EXPECT_EQ(p.options.log_level, log::Level::warn);
+  EXPECT_EQ(p.options.host, "127.0.0.1");
+  ASSERT_EQ(p.options.labels.size(), 1u);
+  EXPECT_EQ(p.options.labels[0].name, "env");
+  EXPECT_EQ(p.options.labels[0].value, "prod");
+  EXPECT_TRUE(parse_options(" \"port=1, log=warn\" ").ok());  // jcmd quotes, blanks outside them
+  EXPECT_TRUE(parse_options("port=1, ").ok());                // trailing comma and blank
+}
+
+TEST(ForgivingOptions, BlanksInsideAValueStay) {
+  auto p = parse_options("portfile= /tmp/my port file ,port=0");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.portfile, "/tmp/my port file");
+}
+
+TEST(ForgivingOptions, BlankItemsAndBlankValuesAreStillErrors) {
+  EXPECT_NE(parse_options("port=1, ,log=info").error.find("empty option"), std::string::npos);
+  EXPECT_NE(parse_options("port= ").error.find("bad port ''"), std::string::npos);
+  EXPECT_NE(parse_options("port=1, port = 2").error.find("option 'port' given twice"), std::string::npos);
+}
+
+TEST(ForgivingOptions, NearMissKeysGetAHint) {
+  struct Case {
+    const char* text;
+    const char* hint;
+  } cases[] = {
+      {"prot=9404", "unknown option 'prot' (did you mean 'port'? accepted: host, port, "},
+      {"Port=9404", "(did you mean 'port'?"},
+      {"hots=::1", "(did you mean 'host'?"},
+      {"portfiel=/tmp/p", "(did you mean 'portfile'?"},
+      {"deadlock_check=500", "(did you mean 'deadlock_check_ms'?"},  // 3 edits: too far
+      {"lable.env=prod", "(did you mean 'label.env'?"},
+      {"otlp_endpont=http://x", "(did you mean 'otlp_endpoint'?"},
+  };
+  for (const auto& c : cases) {
+    auto p = parse_options(c.text);
+    if (std::string(c.text).rfind("deadlock_check=", 0) == 0) {
+      EXPECT_EQ(p.error.find("did you mean"), std::string::npos) << p.error;
+      continue;
+    }
+    EXPECT_NE(p.error.find(c.hint), std::string::npos) << c.text << ": " << p.error;
+  }
+}
+
+TEST(SecureOptions, CredentialFilesAreNamedNeverGiven) {
+  auto p = parse_options("basic_auth_file=/etc/jvmsight/users, bearer_token_file=/etc/jvmsight/token");
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.options.basic_auth_file, "/etc/jvmsight/users");
+  EXPECT_EQ(p.options.bearer_token_file, "/etc/jvmsight/token");
+  EXPECT_NE(parse_options("basic_auth_file=").error.find("bad basic_auth_file ''"), std::string::npos);
+  // There is no option that takes a password itself.
+  EXPECT_NE(parse_options("password=secret").error.find("unknown option"), std::string::npos);
+  EXPECT_NE(parse_options("bearer_tokenfile=abc").error.find("did you mean 'bearer_token_file'"), std::string::npos);
+}
+
+TEST(ForgivingOptions, FarKeysGetNoHintButTheList) {
+  for (const char* text : {"bogus=1", "x=1", "ab=1", "verbose=1"}) {
+    auto p = parse_options(text);
+    EXPECT_EQ(p.error.find("did you mean"), std::string::npos) << p.error;
+    EXPECT_NE(p.error.find("(accepted: host, port, portfile, log, "), std::string::npos) << p.error;
+  }
+}
+
+TEST(ForgivingOptions, HugeUnknownKeyIsNoNearMissAndStaysBounded) {
+  auto p = parse_options(std::string(100000, 'p') + "=1");
+  EXPECT_EQ(p.error.find("did you mean"), std::string::npos);
+  EXPECT_LT(p.error.size(), 150u + accepted_option_keys().size());
 }
 
 }  // namespace
