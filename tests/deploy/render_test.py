@@ -205,10 +205,17 @@ def helm(c):
         dt.fail(f"podMonitor.enabled=false still renders objects:\n{out}")
     c.ok("podMonitor off: no objects")
 
+    # details=local: /threads and /deadlocks for loopback clients only.
+    local = [d for d in yaml.safe_load_all(helm_template(c, chart, "--set", "agent.details=local").stdout) if d]
+    if "details=local" not in yaml.safe_dump(local):
+        dt.fail("agent.details=local does not render details=local")
+    c.ok("agent.details=local renders details=local")
+
     # Invalid values: rejected, saying which value and why.
     for args, expect in [
         (["--set", "agent.port=70000"], "agent.port"),
         (["--set", "agent.log=verbose"], "agent.log"),
+        (["--set", "agent.details=remote"], "agent.details"),
         (["--set", "agent.deadlockCheckMs=10"], "agent.deadlockCheckMs"),
         (["--set", "agent.contentionSampling=sometimes"], "agent.contentionSampling"),
         (["--set", "agent.host=0.0.0.0\\,details=on"], "agent.host"),  # an option smuggled in

@@ -51,7 +51,9 @@ jvmsight.number.
 {{- $opts := list }}
 {{- $opts = append $opts (printf "port=%s" (include "jvmsight.number" $a.port)) }}
 {{- $opts = append $opts (printf "host=%s" $a.host) }}
-{{- $opts = append $opts (printf "details=%s" (ternary "on" "off" $a.details)) }}
+{{- $details := $a.details }}
+{{- if kindIs "bool" $details }}{{ $details = ternary "on" "off" $details }}{{ end }}
+{{- $opts = append $opts (printf "details=%s" $details) }}
 {{- $opts = append $opts (printf "log=%s" $a.log) }}
 {{- $opts = append $opts (printf "native_states=%s" $a.nativeStates) }}
 {{- $opts = append $opts (printf "deadlock_check_ms=%s" (include "jvmsight.number" $a.deadlockCheckMs)) }}

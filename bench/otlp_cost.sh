@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# What the agent and its OTLP push cost a JVM that does nothing else: N
+# parked threads, side by side in one run, per JDK: no agent, the agent
+# without OTLP (the default), and the agent pushing every second over
+# OTLP/HTTP to a local sink (bench/otlp_sink.py). Per configuration: RSS
+# (VmRSS) and threads (/proc/pid/task) after settling, and process CPU over
+# a window, from /proc; medians of R runs.
+# Usage: bench/otlp_cost.sh [threads=10000] [runs=3] [window_s=15]
+source "$(dirname "$0")/common.sh"
+THREADS=${1:-10000}
+RUNS=${2:-3}
+WINDOW=${3:-15}
+compile_bench
+python=/usr/bin/python3
+sink_out=$(mktemp)
+$python "$ROOT/bench/otlp_sink.py" >"$sink_out" &
+sink=$!
+trap 'kill $sink 2>/dev/null; rm -f "$sink_out"' EXIT
+for _ in $(seq 50); do [ -s "$sink_out" ] && break; sleep 0.1; done
+SINK_PORT=$(head -1 "$sink_out")
+
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# measure <jdk> <config>: one run; prints "rss_kb threads cpu_percent"
+measure() {
+  local jdk=$1 config=$2 tmp pid agent=() envs=()
+  tmp=$(mktemp -d)
+  case $config in
+    none) ;;
+    agent) agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$tmp/port,log=warn") ;;
+    otlp)
+      agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$tmp/port,log=warn")
+      envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$SINK_PORT" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
+            OTEL_METRIC_EXPORT_INTERVAL=1000) ;;
+  esac
+  env "${envs[@]}" "$jdk/bin/java" -Xss256k -Xmx256m "${agent[@]}" -cp "$CLASSES" IdleThreads "$THREADS" \
+    >"$tmp/out" 2>"$tmp/err" &
+  pid=$!
+  for _ in $(seq 600); do grep -q READY "$tmp/out" 2>/dev/null && break; sleep 0.1; done
+  sleep 5  # start-up work (class loading, JIT, the agent's warm-up) settles
+  local t0 t1
+  t0=$(ticks $pid)
+  sleep "$WINDOW"
+  t1=$(ticks $pid)
+  local rss threads
+  rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
+  threads=$(ls "/proc/$pid/task" | wc -l)
+  kill $pid; wait $pid 2>/dev/null || true
+  rm -rf "$tmp"
+  awk -v r="$rss" -v t="$threads" -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v w="$WINDOW" \
+    'BEGIN {printf "%d %d %.2f\n", r, t, 100 * d / hz / w}'
+}
+
+out=$(mktemp)
+{
+  echo "Command: \`bench/otlp_cost.sh $THREADS $RUNS $WINDOW\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)); $THREADS parked threads, nothing scrapes; medians of $RUNS runs;" \
+    "CPU over ${WINDOW} s after 5 s of settling."
+  echo
+  echo "| JDK | configuration | RSS (MiB) | threads | CPU (% of a core) | RSS over no agent (MiB) |"
+  echo "|---|---|---|---|---|---|"
+} >"$out"
+for jdk in $(bench_jdks); do
+  base_rss=""
+  for config in none agent otlp; do
+    rss=() thr=() cpu=()
+    for _ in $(seq "$RUNS"); do
+      read -r r t c < <(measure "$jdk" "$config")
+      rss+=("$r") thr+=("$t") cpu+=("$c")
+    done
+    r=$(printf '%s\n' "${rss[@]}" | median)
+    t=$(printf '%s\n' "${thr[@]}" | median)
+    c=$(printf '%s\n' "${cpu[@]}" | median)
+    [ -n "$base_rss" ] || base_rss=$r
+    label=$config
+    [ "$config" = none ] && label="no agent"
+    [ "$config" = agent ] && label="agent, no OTLP (default)"
+    [ "$config" = otlp ] && label="agent, OTLP/HTTP push every 1 s"
+    line="| $(basename "$jdk") | $label | $(awk -v r="$r" 'BEGIN {printf "%.1f", r / 1024}') | $t | $c | $(awk -v r="$r" -v b="$base_rss" 'BEGIN {printf "%+.1f", (r - b) / 1024}') |"
+    echo "$line"
+    echo "$line" >>"$out"
+  done
+done
+write_section otlp_cost "$out"
+rm -f "$out"
