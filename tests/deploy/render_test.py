@@ -205,12 +205,6 @@ def helm(c):
         dt.fail(f"podMonitor.enabled=false still renders objects:\n{out}")
     c.ok("podMonitor off: no objects")
 
-    # details=local: /threads and /deadlocks for loopback clients only.
-    local = [d for d in yaml.safe_load_all(helm_template(c, chart, "--set", "agent.details=local").stdout) if d]
-    if "details=local" not in yaml.safe_dump(local):
-        dt.fail("agent.details=local does not render details=local")
-    c.ok("agent.details=local renders details=local")
-
     # Invalid values: rejected, saying which value and why.
     for args, expect in [
         (["--set", "agent.port=70000"], "agent.port"),
@@ -377,6 +371,14 @@ def example_app(c):
     if not pod["spec"]["initContainers"][0]["image"].startswith("registry.example/jvmsight-agent:"):
         dt.fail(f"image.repository not used: {pod['spec']['initContainers'][0]['image']}")
     c.ok("every agent value reaches -agentpath exactly (10000000, 0.25, booleans as on/off)")
+
+    # details=local: /threads and /deadlocks for loopback clients only.
+    objs = c.validate(helm_template(c, app, "--set", "jvmsight.agent.details=local").stdout, "example-details-local")
+    pod = by_kind(objs, "Deployment")["spec"]["template"]
+    _, opts = dt.agent_options(dt.kubelet_env(pod["spec"]["containers"][0], POD)["JAVA_TOOL_OPTIONS"])
+    if opts.get("details") != "local":
+        dt.fail(f"jvmsight.agent.details=local rendered {opts}")
+    c.ok("agent.details=local renders details=local")
 
 
 def main(mode, src, tools, version):
