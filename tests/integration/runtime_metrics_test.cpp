@@ -77,10 +77,14 @@ TEST_P(RuntimeMetrics, MatchTheJvmsOwnMxBeansAndProc) {
     EXPECT_GE(compile, r1["compile_ms"] / 1000.0);
     EXPECT_LE(compile, r2["compile_ms"] / 1000.0);
     double cpu = s.value("process_cpu_seconds_total").value_or(-1);
-    EXPECT_GE(cpu, r1["cpu_ns"] / 1e9 - 0.011);  // the MXBean may read clock ticks
-    EXPECT_LE(cpu, r2["cpu_ns"] / 1e9 + 0.011);
-    EXPECT_GE(cpu, cpu_before - 0.02) << "/proc";
-    EXPECT_LE(cpu, cpu_after + 0.02) << "/proc";
+    // The MXBean (JDK 17: times()) and /proc count clock ticks of utime and
+    // stime, which the kernel scales from the exact runtime the agent reads:
+    // they trail it by up to a few ticks.
+    constexpr double ticks = 0.03;
+    EXPECT_GE(cpu, r1["cpu_ns"] / 1e9 - ticks);
+    EXPECT_LE(cpu, r2["cpu_ns"] / 1e9 + ticks);
+    EXPECT_GE(cpu, cpu_before - ticks) << "/proc";
+    EXPECT_LE(cpu, cpu_after + ticks) << "/proc";
     EXPECT_EQ(s.value("jvm_buffer_pool_used_buffers", {{"pool", "direct"}}), r1["direct_count"]);
     EXPECT_EQ(s.value("jvm_buffer_pool_capacity_bytes", {{"pool", "direct"}}), r1["direct_capacity"]);
     EXPECT_GE(r1["direct_capacity"], 3 << 20);
