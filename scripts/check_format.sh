@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails, naming the files, when clang-format (the project's .clang-format,
-# Debian's clang-format 14) would change any tracked C++ file. Fix with:
-#   clang-format -i $(git ls-files '*.h' '*.cpp')
+# Debian's clang-format 14) would change any tracked C or C++ file. Fix with:
+#   clang-format -i $(git ls-files '*.h' '*.cpp' '*.c')
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v clang-format >/dev/null; then
@@ -9,9 +9,9 @@ if ! command -v clang-format >/dev/null; then
   exit 1
 fi
 if git rev-parse --git-dir >/dev/null 2>&1; then
-  mapfile -t files < <(git ls-files '*.h' '*.cpp')
+  mapfile -t files < <(git ls-files '*.h' '*.cpp' '*.c')
 else
-  mapfile -t files < <(find . -path ./build -prune -o -path './build-*' -prune -o \( -name '*.h' -o -name '*.cpp' \) -print)
+  mapfile -t files < <(find . -path ./build -prune -o -path './build-*' -prune -o \( -name '*.h' -o -name '*.cpp' -o -name '*.c' \) -print)
 fi
 unformatted=()
 for f in "${files[@]}"; do

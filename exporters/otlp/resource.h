@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "exporters/otlp/resource_attributes.h"
 #include "resource.pb.h"
 
 namespace jvmsight::otlp {
@@ -22,15 +23,6 @@ struct ProcessFacts {
   std::string vm_version;    // java.vm.version
   std::string agent_version;
 };
-
-using KeyValues = std::vector<std::pair<std::string, std::string>>;
-
-// "k1=v1,k2=v2" with percent-encoded values. On any malformed entry the whole
-// value is discarded (as the spec asks) and `problem` says why.
-KeyValues parse_resource_attributes(const std::string& text, std::string& problem);
-
-// The default service.name: the main class or the jar's base name.
-std::string default_service_name(const std::string& java_command);
 
 // Fills `out` from the facts, the user's attributes and service name.
 void build_resource(const ProcessFacts& facts, const KeyValues& user_attributes,

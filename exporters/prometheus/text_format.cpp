@@ -47,6 +47,24 @@ prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Samp
   return m;
 }
 
+// prometheus-cpp 1.0.1 writes HELP as is; the format (0.0.4) escapes a
+// backslash as \\ and a newline as \n there, and a raw newline would end the
+// line (found by fuzz/prometheus_text_fuzz.cpp).
+std::string escape_help(const std::string& help) {
+  if (help.find_first_of("\\\n") == std::string::npos) return help;
+  std::string out;
+  out.reserve(help.size() + 8);
+  for (char c : help) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
 prometheus::MetricType to_prometheus_type(MetricType t) {
   switch (t) {
     case MetricType::counter:
@@ -68,7 +86,7 @@ std::string to_prometheus_text(const MetricFamilies& families, const std::vector
   for (const auto& f : families) {
     prometheus::MetricFamily pf;
     pf.name = f.name;
-    pf.help = f.help;
+    pf.help = escape_help(f.help);
     pf.type = to_prometheus_type(f.type);
     for (const auto& s : f.samples) pf.metric.push_back(to_client_metric(f, s, constant_labels));
     out.push_back(std::move(pf));

@@ -14,14 +14,19 @@ check=(/usr/bin/python3 "$src/deploy/image/check_bundle.py")
 
 "$src/deploy/image/bundle.sh" "$agent" "$work/bundle"
 "${check[@]}" "$work/bundle"
-expected=(libjvmsight.so libcivetweb.so.1 libprometheus-cpp-core.so.1.0)
+expected=(libjvmsight-loader.so libjvmsight.so libcivetweb.so.1 libprometheus-cpp-core.so.1.0)
 # The OTLP plugin, when built, travels with its gRPC and protobuf closure.
 [ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libgrpc++.so.1.51 libprotobuf.so.32 libcurl.so.4)
 for lib in "${expected[@]}"; do
   [ -f "$work/bundle/$lib" ] || fail "$lib missing; bundle holds: $(ls "$work/bundle")"
 done
-[ -f "$agent/libjvmsight-otlp.so" ] || [ "$(ls "$work/bundle" | wc -l)" = 3 ] ||
-  fail "without the OTLP plugin the bundle is the agent and its two libraries: $(ls "$work/bundle")"
+[ -f "$agent/libjvmsight-otlp.so" ] || [ "$(ls "$work/bundle" | wc -l)" = 4 ] ||
+  fail "without the OTLP plugin the bundle is the loader, the agent and its two libraries: $(ls "$work/bundle")"
+# The loader must load wherever a JVM does: libc alone (check_bundle.py has
+# just held it to the glibc floor).
+needed=$(readelf -dW "$work/bundle/libjvmsight-loader.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+[ "$needed" = "libc.so.6 " ] || fail "the loader needs more than libc: $needed"
+echo "ok: the loader needs only libc.so.6"
 echo "ok: agent bundle within the floor ($(ls "$work/bundle" | wc -l) files, $(du -sh "$work/bundle" | cut -f1))"
 
 # A second agent library with more dependencies (prometheus-cpp's pull
@@ -49,4 +54,4 @@ patchelf --set-rpath '$ORIGIN' "$work/bad/libstdc++.so.6"
 expect_rejected "a library above the glibc floor" "needs GLIBC_2.36, above the floor GLIBC_2.34"
 rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && rm "$work/bad/libcivetweb.so.1"
 expect_rejected "a missing dependency" "needs libcivetweb.so.1, which is neither in the bundle"
-echo "bundle_test: 5 passed, 0 failed"
+echo "bundle_test: 6 passed, 0 failed"

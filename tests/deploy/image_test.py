@@ -30,7 +30,7 @@ def check_rootfs(rootfs):
     """Minimal: busybox and the bundle, nothing else."""
     files = sorted(str(p.relative_to(rootfs)) for p in rootfs.rglob("*") if not p.is_dir())
     extra = [f for f in files if f != "bin/busybox" and not f.startswith("opt/jvmsight/")]
-    if extra or "opt/jvmsight/libjvmsight.so" not in files:
+    if extra or not {"opt/jvmsight/libjvmsight.so", "opt/jvmsight/libjvmsight-loader.so"} <= set(files):
         dt.fail(f"unexpected image contents: {files}")
     print(f"image files: {files}")
 
@@ -85,7 +85,7 @@ def run_jvm(runc, work, jdk, volume, classes):
     if jdk_libs & {"libprometheus-cpp-core.so.1.0", "libcivetweb.so.1"}:
         dt.fail(f"{jdk} itself links the agent's libraries; the test would prove nothing")
     env = [f"PATH={jdk}/bin:/usr/bin:/bin",
-           "JAVA_TOOL_OPTIONS=-agentpath:/jvmsight/libjvmsight.so=port=0,host=127.0.0.1,portfile=/out/port"]
+           "JAVA_TOOL_OPTIONS=-agentpath:/jvmsight/libjvmsight-loader.so=port=0,host=127.0.0.1,portfile=/out/port"]
     config = dt.runtime_config([f"{jdk}/bin/java", "-cp", "/classes", "Demo"], env, uid=10001,
                                host_network=True)
     config["mounts"] += mounts + [dt.bind(volume, "/jvmsight"), dt.bind(classes, "/classes"),
@@ -100,7 +100,7 @@ def run_jvm(runc, work, jdk, volume, classes):
     pid = json.loads(dt.subprocess.run(runc._cmd("state", cid), capture_output=True,
                                        text=True).stdout)["pid"]
     maps = Path(f"/proc/{pid}/maps").read_text()
-    for soname in ("libjvmsight.so", "libprometheus-cpp-core.so.1.0", "libcivetweb.so.1"):
+    for soname in ("libjvmsight-loader.so", "libjvmsight.so", "libprometheus-cpp-core.so.1.0", "libcivetweb.so.1"):
         if f"/jvmsight/{soname}" not in maps:
             dt.fail(f"{name}: the JVM did not map /jvmsight/{soname}")
     print(f"{name}: agent loaded from the volume, /metrics on 127.0.0.1:{port} ({len(body)} bytes)")

@@ -91,8 +91,8 @@ def check_pod(pod, version, mount, port, own_options, own_attributes, options, w
     if jto[:-1] != own_options or not jto[-1].startswith("-agentpath:"):
         dt.fail(f"{where}: JAVA_TOOL_OPTIONS {jto}, expected {own_options} then the agent")
     path, opts = dt.agent_options(env["JAVA_TOOL_OPTIONS"])
-    if path != f"{mount}/libjvmsight.so":
-        dt.fail(f"{where}: agent path {path}, expected {mount}/libjvmsight.so")
+    if path != f"{mount}/libjvmsight-loader.so":
+        dt.fail(f"{where}: agent path {path}, expected {mount}/libjvmsight-loader.so (the fail-open loader)")
     if opts != options:
         dt.fail(f"{where}: agent options {opts}, expected {options}")
     if int(opts["port"]) != port:
@@ -342,6 +342,15 @@ def example_app(c):
         dt.fail(f"example: a bad jvmsight value must fail the application's render: {p.stderr}")
     c.ok("example app chart: injection templates render a valid pod, PodMonitor scoped to the release, bad values fail")
 
+    # details=local: /threads and /deadlocks for loopback clients only. The
+    # chart alone renders no pod, so the example app renders the injection.
+    objs = c.validate(helm_template(c, app, "--set", "jvmsight.agent.details=local").stdout, "example-details-local")
+    env = dt.kubelet_env(by_kind(objs, "Deployment")["spec"]["template"]["spec"]["containers"][0], POD)
+    _, opts = dt.agent_options(env["JAVA_TOOL_OPTIONS"])
+    if opts.get("details") != "local":
+        dt.fail(f"agent.details=local renders details={opts.get('details')}")
+    c.ok("agent.details=local renders details=local")
+
     # Every agent value reaches the -agentpath, numbers written as the agent reads them.
     values = {"jvmsight": {
         "agent": {"port": 9555, "host": "127.0.0.1", "details": True, "log": "debug", "nativeStates": "off",
@@ -364,7 +373,7 @@ def example_app(c):
                 "otlp_endpoint": "http://collector:4317"}
     if opts != expected:
         dt.fail(f"agent options from values: {opts}, expected {expected}")
-    if not env["JAVA_TOOL_OPTIONS"].split()[-1].startswith("-agentpath:/opt/jvmsight/libjvmsight.so="):
+    if not env["JAVA_TOOL_OPTIONS"].split()[-1].startswith("-agentpath:/opt/jvmsight/libjvmsight-loader.so="):
         dt.fail(f"mountPath not used: {env['JAVA_TOOL_OPTIONS']}")
     if "OTEL_RESOURCE_ATTRIBUTES" in env or pod["metadata"].get("annotations"):
         dt.fail("resourceAttributes/scrapeAnnotations=false still rendered them")

@@ -24,6 +24,15 @@ TEST(PrometheusText, LabelValuesAreEscaped) {
   EXPECT_NE(to_prometheus_text(f).find("x{name=\"a\\\"b\\\\c\\nd\"} 1"), std::string::npos);
 }
 
+// prometheus-cpp leaves HELP as is; a newline there would end the line and
+// make the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
+TEST(PrometheusText, HelpNewlinesAndBackslashesAreEscaped) {
+  MetricFamilies f;
+  add_sample(add_family(f, "x", MetricType::gauge, "one\ntwo\\three"), 1);
+  std::string text = to_prometheus_text(f);
+  EXPECT_NE(text.find("# HELP x one\\ntwo\\\\three\n# TYPE x gauge\n"), std::string::npos) << text;
+}
+
 TEST(PrometheusText, HistogramBucketsAreCumulativeWithInf) {
   MetricFamilies f;
   auto& h = add_family(f, "pause_seconds", MetricType::histogram, "h");

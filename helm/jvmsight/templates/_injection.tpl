@@ -129,7 +129,7 @@ prometheus.io/path: /metrics
 {{- $ownAttributes = .resourceAttributes | default "" }}
 {{- end }}
 {{- $v := include "jvmsight.v" $ctx | fromJson }}
-{{- $agent := printf "-agentpath:%s/libjvmsight.so=%s" $v.injection.mountPath (include "jvmsight.agentOptions" $v) -}}
+{{- $agent := printf "-agentpath:%s/libjvmsight-loader.so=%s" $v.injection.mountPath (include "jvmsight.agentOptions" $v) -}}
 - name: JAVA_TOOL_OPTIONS
   value: {{ list $ownOptions $agent | compact | join " " | quote }}
 {{- if $v.injection.resourceAttributes }}
