@@ -59,7 +59,8 @@ run_demo() {
   /usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 17 -d "$classes" demo/JvmsightDemo.java
   echo "==> demo workload running with the agent"
   echo "    metrics: http://localhost:$port/metrics   (Ctrl-C to stop)"
-  exec java "-agentpath:$ROOT/build/agent/libjvmsight.so=port=$port" -cp "$classes" JvmsightDemo ${DEMO_SECONDS:-}
+  # Through the loader, as users load it: if the agent cannot be loaded, the JVM still runs.
+  exec java "-agentpath:$ROOT/build/agent/libjvmsight-loader.so=port=$port" -cp "$classes" JvmsightDemo ${DEMO_SECONDS:-}
 }
 
 run_tests() {
