@@ -436,21 +436,46 @@ void JvmtiLockGraphSource::describe_locks(const std::vector<Waiter>& waiters, st
   }
 }
 
-// Class names only where shown (a scrape's labels; cycles get theirs in
-// name_cycles): thousands of string copies are most of a check otherwise.
+// A full scan (scrape) counts per lock and builds no graph. The background
+// check adds first only the edges of waiting threads that own a lock
+// someone waits for: every thread on a cycle does, so that smaller graph has
+// the same cycles, and a pileup behind a running holder adds none. Only when
+// there is a cycle does it get every edge (the deadlocked gauges count the
+// threads waiting on a cycle too).
 void JvmtiLockGraphSource::add_edges(const std::vector<Waiter>& waiters, const std::vector<Lock>& locks, bool full,
                                      LockScan& out) {
-  for (const auto& w : waiters) {
+  if (full) {
+    LockQueues q;
+    for (const auto& w : waiters) {
+      const Lock& l = locks[w.lock];
+      (l.kind == LockKind::monitor ? q.monitor_waiters : q.juc_waiters)++;
+      if (l.owner_id && *l.owner_id != w.id) ++q.queued[{*l.owner_id, l.owner_name, l.class_name}];
+    }
+    out.queues = std::move(q);
+    return;
+  }
+  std::vector<ThreadKey> owners;
+  for (const auto& e : out.graph.edges())  // reused monitor edges
+    if (e.second.owner) owners.push_back(*e.second.owner);
+  for (const auto& l : locks)
+    if (l.owner_id) owners.push_back(*l.owner_id);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  auto edge_of = [&](const Waiter& w) {
     const Lock& l = locks[w.lock];
     WaitEdge e;
     e.waiter = w.id;
     e.lock.kind = l.kind;
     e.lock.identity_hash = l.hash;
-    if (full) e.lock.class_name = l.class_name;
     e.owner = l.owner_id;
-    e.owner_name = l.owner_name;
-    out.graph.add(std::move(e));
-  }
+    return e;
+  };
+  auto owns = [&](ThreadKey id) { return std::binary_search(owners.begin(), owners.end(), id); };
+  for (const auto& w : waiters)
+    if (owns(w.id)) out.graph.add(edge_of(w));
+  if (out.graph.cycles().empty()) return;
+  for (const auto& w : waiters)
+    if (!owns(w.id)) out.graph.add(edge_of(w));
 }
 
 // Names cost allocations: only for what will be shown. In the background
