@@ -18,9 +18,10 @@ for i, jdk in enumerate(sorted({r["jdk"] for r in rows})):
     color = f"C{i}"
     ax.plot(x, [float(r["getthreadinfo_ms"]) for r in mine], "--o", color=color, label=f"{jdk}: getThreadInfo(all)")
     ax.plot(x, [float(r["http_ms"]) for r in mine], "-s", color=color, label=f"{jdk}: jvmsight /metrics (HTTP)")
+    ax.plot(x, [float(r["agent_ms"]) for r in mine], ":^", color=color, label=f"{jdk}: of which agent thread")
 ax.set_xscale("log")
 ax.set_yscale("log")
-ax.set_xlabel("live threads (a quarter each sleeping, BLOCKED on one monitor, parked on one lock, in Object.wait)")
+ax.set_xlabel("live threads: 1/4 each sleeping, BLOCKED on one monitor,\nparked on one ReentrantLock, in Object.wait")
 ax.set_ylabel("ms per scrape (median)")
 ax.set_title("Scrape cost under a lock pileup")
 ax.grid(True, which="both", alpha=0.3)
