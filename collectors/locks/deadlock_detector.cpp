@@ -37,6 +37,14 @@ void DeadlockDetector::check() {
   auto start = Clock::now();
   double cpu_start = thread_cpu_seconds();
   ++checks_;
+  run_check(start, cpu_start);
+  // Every check counts here, those that found a cycle or failed too: a
+  // median or a max alone hides what the check costs over time.
+  total_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
+  total_cpu_seconds_ += thread_cpu_seconds() - cpu_start;
+}
+
+void DeadlockDetector::run_check(Clock::time_point start, double cpu_start) {
   auto first = cycles_now();
   if (!first) {
     ++failed_checks_;
@@ -123,6 +131,13 @@ void DeadlockDetector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_deadlock_check_failures_total", MetricType::counter,
                         "Background deadlock checks the JVM refused"),
              static_cast<double>(failed_checks_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_cpu_seconds_total", MetricType::counter,
+                        "CPU time the agent thread spent in background deadlock checks, all of them"),
+             total_cpu_seconds_);
+  add_sample(add_family(out, "jvmsight_deadlock_check_duration_seconds_total", MetricType::counter,
+                        "Wall-clock time spent in background deadlock checks, all of them (confirmation delays "
+                        "included)"),
+             total_seconds_);
   add_sample(add_family(out, "jvmsight_deadlock_check_seconds", MetricType::gauge,
                         "Duration of the last background deadlock check that found no new cycle"),
              last_check_seconds_);

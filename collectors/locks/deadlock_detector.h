@@ -39,6 +39,7 @@ class DeadlockDetector : public Collector {
 
  private:
   std::optional<std::vector<DeadlockCycle>> cycles_now();
+  void run_check(Clock::time_point start, double cpu_start);
   // The deadlock gauges only while checks succeed: a check that is off, not
   // run yet or failing leaves them out (absent() alerts see it), never 0.
   bool gauges_known() const { return checks_ > 0 && failures_in_a_row_ < max_failures_shown_as_known; }
@@ -57,6 +58,8 @@ class DeadlockDetector : public Collector {
   uint64_t failed_checks_ = 0;
   uint64_t failures_in_a_row_ = 0;
   bool said_unavailable_ = false;
+  double total_seconds_ = 0;
+  double total_cpu_seconds_ = 0;
   double last_check_seconds_ = 0;
   double max_check_seconds_ = 0;
   std::vector<double> recent_seconds_;      // ring of the last recent_checks durations

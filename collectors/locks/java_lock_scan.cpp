@@ -1,5 +1,7 @@
 #include "collectors/locks/java_lock_scan.h"
 
+#include <algorithm>
+
 #include "common/jvm_calls.h"
 
 namespace jvmsight {
@@ -11,19 +13,29 @@ extern const size_t lock_scan_class_size;
 JavaLockScan::JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni) : jvmti_(jvmti), jni_(jni) { ok_ = define(); }
 
 void JavaLockScan::set_threads(const std::vector<jthread>& threads) {
-  if (thread_array_) jni_->DeleteGlobalRef(thread_array_);
-  if (indices_) jni_->DeleteGlobalRef(indices_);
-  thread_array_ = nullptr;
-  indices_ = nullptr;
+  auto drop = [this](auto& ref) {
+    if (ref) jni_->DeleteGlobalRef(ref);
+    ref = nullptr;
+  };
+  drop(thread_array_);
+  drop(indices_);
+  drop(ids_);
+  drop(groups_);
   LocalFrame frame(jni_, 8);
   // The same list as a Thread[] for the Java pass, and room for every index.
   jclass thread = jni_->FindClass("java/lang/Thread");
   jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads.size()), thread, nullptr) : nullptr;
   jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads.size()));
-  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr) return;
+  jlongArray ids = jni_->NewLongArray(static_cast<jsize>(threads.size()));
+  jintArray groups = jni_->NewIntArray(static_cast<jsize>(threads.size()));
+  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr || ids == nullptr ||
+      groups == nullptr)
+    return;
   for (size_t i = 0; i < threads.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads[i]);
   thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
   indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
+  ids_ = static_cast<jlongArray>(jni_->NewGlobalRef(ids));
+  groups_ = static_cast<jintArray>(jni_->NewGlobalRef(groups));
 }
 
 bool JavaLockScan::define() {
@@ -37,14 +49,18 @@ bool JavaLockScan::define() {
     cls = jni_->FindClass(name);
     if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
   }
-  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I)I");
+  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I[J[I[Ljava/lang/Object;Z)I");
   if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
   virtual_method_ = jni_->GetStaticMethodID(cls, "virtualCandidates", "(I)[Ljava/lang/Thread;");
   if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates")) virtual_method_ = nullptr;
   virtual_by_id_ = jni_->GetStaticMethodID(cls, "virtualThread", "(J)Ljava/lang/Thread;");
   if (!jni_ok(jni_, "JvmsightLockScan.virtualThread")) virtual_by_id_ = nullptr;
+  jclass object = jni_->FindClass("java/lang/Object");
+  jobjectArray locks = object ? jni_->NewObjectArray(max_lock_slots, object, nullptr) : nullptr;
+  if (!jni_ok(jni_, "Object[] for JvmsightLockScan") || locks == nullptr) return false;
+  locks_ = static_cast<jobjectArray>(jni_->NewGlobalRef(locks));
   scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
-  if (scan_class_ == nullptr) return false;
+  if (scan_class_ == nullptr || locks_ == nullptr) return false;
   warm_up();
   return true;
 }
@@ -57,12 +73,28 @@ void JavaLockScan::warm_up() {
   jni_ok(jni_, "JvmsightLockScan warm-up");
 }
 
-std::optional<std::vector<jint>> JavaLockScan::candidates() {
-  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr) return std::nullopt;
-  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_);
+std::optional<JavaLockScan::Candidates> JavaLockScan::candidates(bool unowned) {
+  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr || ids_ == nullptr ||
+      groups_ == nullptr || locks_ == nullptr)
+    return std::nullopt;
+  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_, ids_, groups_, locks_,
+                                     static_cast<jboolean>(unowned));
   if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
-  std::vector<jint> out(static_cast<size_t>(n));
-  if (n > 0) jni_->GetIntArrayRegion(indices_, 0, n, out.data());
+  Candidates out;
+  const auto count = static_cast<size_t>(n);
+  out.index.resize(count);
+  out.id.resize(count);
+  out.group.resize(count);
+  if (n > 0) {
+    // Three copies for every candidate instead of a JNI call per field per thread.
+    jni_->GetIntArrayRegion(indices_, 0, n, out.index.data());
+    jni_->GetLongArrayRegion(ids_, 0, n, out.id.data());
+    jni_->GetIntArrayRegion(groups_, 0, n, out.group.data());
+    jint slots = 0;
+    for (jint g : out.group) slots = std::max(slots, g + 1);
+    for (jint k = 0; k < slots; ++k) out.locks.push_back(jni_->GetObjectArrayElement(locks_, k));
+  }
+  if (!jni_ok(jni_, "JvmsightLockScan results")) return std::nullopt;
   return out;
 }
 

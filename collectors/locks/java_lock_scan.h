@@ -21,9 +21,24 @@ class JavaLockScan {
 
   // The threads to scan (global references owned by the caller), as a Thread[].
   void set_threads(const std::vector<jthread>& threads);
-  // Indices into those threads that are blocked on a monitor or parked on a
-  // j.u.c. lock with an exclusive owner; nullopt if the call failed.
-  std::optional<std::vector<jint>> candidates();
+  // What the Java pass found: candidate k is threads[index[k]], with thread
+  // id id[k], blocked on a monitor (group[k] == monitor_group), parked on
+  // locks[group[k]] (a local reference, freed by the caller's frame), or
+  // parked on a lock that did not fit in locks (overflow_group).
+  struct Candidates {
+    static constexpr jint monitor_group = -1;
+    static constexpr jint overflow_group = -2;
+    std::vector<jint> index;
+    std::vector<jlong> id;
+    std::vector<jint> group;
+    std::vector<jobject> locks;
+  };
+  // Threads blocked on a monitor or parked on a j.u.c. lock with an
+  // exclusive owner (unowned: any AbstractOwnableSynchronizer, as for
+  // scrape-time queue metrics); nullopt if the call failed.
+  std::optional<Candidates> candidates(bool unowned = false);
+  // Distinct parked-on locks the Java pass groups; more go through JNI one by one.
+  static constexpr jsize max_lock_slots = 64;
   // JDK 21+: virtual threads parked on a j.u.c. lock with an exclusive owner
   // (at most max; local references, freed by the caller's frame). Virtual
   // threads are in no JVM TI thread list; Java finds them in the JDK's
@@ -45,6 +60,9 @@ class JavaLockScan {
   jmethodID virtual_by_id_ = nullptr;
   jobjectArray thread_array_ = nullptr;
   jintArray indices_ = nullptr;
+  jlongArray ids_ = nullptr;
+  jintArray groups_ = nullptr;
+  jobjectArray locks_ = nullptr;
 };
 
 }  // namespace jvmsight

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,15 +16,14 @@
 
 namespace jvmsight {
 
-// The wait-for graph from JVM TI without stopping the world. A first pass
-// picks the threads blocked on a monitor or parked on an owned j.u.c. lock:
-// in Java (JvmsightLockScan, JIT-compiled: nanoseconds per thread) for the
-// background check, or through JNI field reads per thread for a full scan;
-// GetCurrentContendedMonitor (a handshake with that thread only) names the
-// monitor, Thread.parkBlocker names the j.u.c. lock and its
-// exclusiveOwnerThread the owner. Monitor owners come from GetOwnedMonitorInfo
-// of the waiting threads (handshakes with already-blocked threads), and in a
-// full scan from GetObjectMonitorUsage for the rest. Agent thread only.
+// The wait-for graph from JVM TI. A first pass picks the threads blocked on
+// a monitor or parked on a j.u.c. lock, in Java (JvmsightLockScan,
+// JIT-compiled: nanoseconds per thread), which also groups parked threads by
+// their lock (Thread.parkBlocker; its exclusiveOwnerThread is the owner).
+// Blocked threads are grouped by monitor with one GetCurrentContendedMonitor
+// (a handshake with one thread) and one GetObjectMonitorUsage (owner and
+// queued threads) per distinct monitor, not per thread; GetOwnedMonitorInfo
+// of the waiting threads is the fallback. Agent thread only.
 // Needs can_get_current_contended_monitor and can_get_owned_monitor_info,
 // which HotSpot grants only at startup (OnLoad).
 class JvmtiLockGraphSource : public LockGraphSource {
@@ -43,6 +43,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   bool stops_the_world() const override { return false; }
 
  private:
+  struct Lock;
   struct Waiter;
   // What one scan does, decided before it starts.
   struct Plan {
@@ -50,6 +51,11 @@ class JvmtiLockGraphSource : public LockGraphSource {
     bool from_java = false;        // candidates came from the Java pass (else: every thread)
     bool reuse = false;            // the monitor edges of the last scan still hold
     std::vector<jint> candidates;  // indices into the roster's threads
+    // From the Java pass, per candidate: thread id, and what it waits for
+    // (JavaLockScan::Candidates); the distinct j.u.c. locks it grouped.
+    std::vector<jlong> ids;
+    std::vector<jint> groups;
+    std::vector<jobject> java_locks;
   };
   ThreadKey key_of(jthread t);
   // The lock a parked thread waits for when its park blocker is an
@@ -73,12 +79,16 @@ class JvmtiLockGraphSource : public LockGraphSource {
   uint64_t roster_version_ = 0;  // the list the Java pass and remembered edges refer to
   bool take_threads(ScanDepth depth);
   std::optional<LockScan> scan_once(ScanDepth depth, bool allow_reuse);
-  Plan plan(ScanDepth depth, bool allow_reuse);
-  std::vector<Waiter> platform_waiters(const Plan& plan, LockScan& out);
-  void add_virtual_waiters(std::vector<Waiter>& waiters, std::chrono::steady_clock::time_point now);
-  void find_monitor_owners(std::vector<Waiter>& waiters, bool full);
-  void add_edges(const std::vector<Waiter>& waiters, LockScan& out);
-  void name_shown(const std::vector<Waiter>& waiters, bool full, LockScan& out);
+  std::optional<Plan> plan(ScanDepth depth, bool allow_reuse);
+  static size_t add_juc_lock(std::vector<Lock>& locks, jobject blocker, jthread owner);
+  std::vector<Waiter> platform_waiters(const Plan& plan, std::vector<Lock>& locks);
+  void add_virtual_waiters(std::vector<Waiter>& waiters, std::vector<Lock>& locks,
+                           std::chrono::steady_clock::time_point now);
+  void resolve_monitors(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full);
+  void find_monitor_owners(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full);
+  void describe_locks(const std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full, LockScan& out);
+  void add_edges(const std::vector<Waiter>& waiters, const std::vector<Lock>& locks, bool full, LockScan& out);
+  void name_cycles(const std::vector<Waiter>& waiters, const std::vector<Lock>& locks, LockScan& out);
   void add_list_order(const Plan& plan, LockScan& out);
   void remember_monitor_edges(const LockScan& scan, const Plan& plan);
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collectors/locks/wait_for_graph.h"
@@ -23,8 +24,28 @@ enum class ScanDepth {
   full,
 };
 
+// What the scrape-time queue metrics need, counted per lock by a source that
+// can (a full scan of thousands of waiters need not build their graph).
+struct LockQueues {
+  size_t monitor_waiters = 0;  // platform threads blocked entering a monitor
+  size_t juc_waiters = 0;      // parked on an AbstractOwnableSynchronizer
+  struct Holder {
+    ThreadKey id = 0;
+    std::string name;
+    std::string lock_class;
+    bool operator<(const Holder& o) const {
+      return std::tie(id, name, lock_class) < std::tie(o.id, o.name, o.lock_class);
+    }
+  };
+  std::map<Holder, size_t> queued;  // threads waiting for a lock the holder owns (itself excluded)
+};
+
 struct LockScan {
+  // Background check (ScanDepth::cycles): may leave out edges that cannot
+  // be on a cycle (from threads that own nothing), unless there is a cycle.
   WaitForGraph graph;
+  // Full scans: set by sources that count per lock; else derive from graph.
+  std::optional<LockQueues> queues;
   size_t threads_seen = 0;                         // live platform threads looked at
   std::map<std::string, size_t> juc_parked;        // full: parked threads per synchronizer class
   std::map<int32_t, std::string> monitor_classes;  // identity hash -> class of monitors seen contended

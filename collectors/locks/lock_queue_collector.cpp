@@ -1,10 +1,18 @@
 #include "collectors/locks/lock_queue_collector.h"
 
 #include <algorithm>
-#include <tuple>
 #include <vector>
 
 namespace jvmsight {
+
+LockQueues queues_of(const WaitForGraph& graph) {
+  LockQueues q;
+  for (const auto& [waiter, e] : graph.edges()) {
+    (e.lock.kind == LockKind::monitor ? q.monitor_waiters : q.juc_waiters)++;
+    if (e.owner && *e.owner != waiter) ++q.queued[{*e.owner, e.owner_name, e.lock.class_name}];
+  }
+  return q;
+}
 
 void LockQueueCollector::collect(MetricFamilies& out) {
   auto scan = source_.scan(ScanDepth::full);
@@ -24,27 +32,21 @@ void LockQueueCollector::collect(MetricFamilies& out) {
   }
   if (other > 0) add_sample(parked, static_cast<double>(other), {{"lock_class", "other"}});
 
-  size_t monitor = 0, juc = 0;
-  // (holder id, holder name, lock class) -> queued threads
-  std::map<std::tuple<ThreadKey, std::string, std::string>, size_t> queues;
-  for (const auto& [waiter, e] : scan->graph.edges()) {
-    (e.lock.kind == LockKind::monitor ? monitor : juc)++;
-    if (e.owner && *e.owner != waiter) ++queues[{*e.owner, e.owner_name, e.lock.class_name}];
-  }
+  LockQueues q = scan->queues ? std::move(*scan->queues) : queues_of(scan->graph);
   auto& waiting = add_family(out, "jvmsight_lock_waiting_threads", MetricType::gauge,
                              "Platform threads waiting for a lock: blocked entering a monitor, or parked on a "
                              "java.util.concurrent lock");
-  add_sample(waiting, static_cast<double>(monitor), {{"kind", "monitor"}});
-  add_sample(waiting, static_cast<double>(juc), {{"kind", "juc"}});
+  add_sample(waiting, static_cast<double>(q.monitor_waiters), {{"kind", "monitor"}});
+  add_sample(waiting, static_cast<double>(q.juc_waiters), {{"kind", "juc"}});
 
-  std::vector<std::pair<std::tuple<ThreadKey, std::string, std::string>, size_t>> ranked(queues.begin(), queues.end());
+  std::vector<std::pair<LockQueues::Holder, size_t>> ranked(q.queued.begin(), q.queued.end());
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   auto& queue = add_family(out, "jvmsight_lock_queue_length", MetricType::gauge,
                            "Threads waiting for a lock this thread holds, for the top holders by queue length");
   for (size_t i = 0; i < ranked.size() && i < max_holders; ++i) {
-    const auto& [id, name, cls] = ranked[i].first;
+    const auto& h = ranked[i].first;
     add_sample(queue, static_cast<double>(ranked[i].second),
-               {{"holder", name}, {"holder_id", std::to_string(id)}, {"lock_class", cls}});
+               {{"holder", h.name}, {"holder_id", std::to_string(h.id)}, {"lock_class", h.lock_class}});
   }
 }
 

@@ -10,6 +10,9 @@
 
 namespace jvmsight {
 
+// The queue counts from a wait-for graph (for sources that give no LockQueues).
+LockQueues queues_of(const WaitForGraph& graph);
+
 class LockQueueCollector : public Collector {
  public:
   static constexpr size_t max_holders = 10;

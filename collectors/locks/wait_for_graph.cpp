@@ -8,9 +8,15 @@ namespace jvmsight {
 void WaitForGraph::add(WaitEdge edge) {
   ThreadKey waiter = edge.waiter;
   edges_[waiter] = std::move(edge);
+  cycles_.reset();
 }
 
 std::vector<DeadlockCycle> WaitForGraph::cycles() const {
+  if (!cycles_) cycles_ = find_cycles();
+  return *cycles_;
+}
+
+std::vector<DeadlockCycle> WaitForGraph::find_cycles() const {
   // Out-degree is at most one, so walking from each unvisited thread either
   // ends (a thread that waits for nothing), runs into an earlier walk (no new
   // cycle), or returns to a thread of this walk (a new cycle starts there).

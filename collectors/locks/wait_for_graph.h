@@ -4,6 +4,7 @@
 // one edge out of every node. A deadlock is a cycle of such edges. Pure: no
 // JVM, so cycle finding is unit-tested on its own.
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -21,6 +22,8 @@ class WaitForGraph {
   // Every cycle once, in ascending order of its first thread. A thread that
   // waits for a lock it owns itself (a self-loop) is not a cycle: HotSpot's
   // own detector ignores those too, and for monitors it cannot happen.
+  // Computed once per graph (a scan asks several times; the walk costs about
+  // 100 ns an edge with thousands of waiters).
   std::vector<DeadlockCycle> cycles() const;
 
   // The threads ThreadMXBean.findDeadlockedThreads lists (monitors_only:
@@ -38,7 +41,9 @@ class WaitForGraph {
   std::map<ThreadKey, size_t> queued_behind() const;
 
  private:
+  std::vector<DeadlockCycle> find_cycles() const;
   std::map<ThreadKey, WaitEdge> edges_;
+  mutable std::optional<std::vector<DeadlockCycle>> cycles_;  // reset by add()
 };
 
 }  // namespace jvmsight

@@ -70,6 +70,21 @@ TEST(DeadlockDetector, NothingBlockedMeansOneCheapScanAndZeros) {
   EXPECT_EQ(f.gauge("jvmsight_deadlock_cycles"), 0);
 }
 
+// A median hides expensive checks: the totals count every check, those that
+// found a cycle (and slept to confirm it) too.
+TEST(DeadlockDetector, TotalsCountEveryCheck) {
+  Fixture f;
+  f.source.script = {LockScan{}};
+  EXPECT_EQ(f.gauge("jvmsight_deadlock_check_cpu_seconds_total"), 0);
+  f.detector.check();
+  const double after_one = f.gauge("jvmsight_deadlock_check_duration_seconds_total");
+  EXPECT_GT(after_one, 0);
+  EXPECT_GE(f.gauge("jvmsight_deadlock_check_cpu_seconds_total"), 0);
+  f.source.script = {cycle_scan()};
+  f.detector.check();  // a cycle: not in the median, but in the totals
+  EXPECT_GT(f.gauge("jvmsight_deadlock_check_duration_seconds_total"), after_one);
+}
+
 TEST(DeadlockDetector, CycleSeenTwiceIsReportedOnceAndCounted) {
   Fixture f;
   f.source.script = {cycle_scan()};

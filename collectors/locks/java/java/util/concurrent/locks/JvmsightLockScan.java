@@ -108,8 +108,14 @@ final class JvmsightLockScan {
                 Arrays.fill(threads, Thread.currentThread());
             }
             int[] out = new int[threads.length];
+            long[] ids = new long[threads.length];
+            int[] groups = new int[threads.length];
+            // Room for fewer locks than the warm-up uses too, so the overflow branch is compiled.
+            Object[][] locks = {new Object[64], new Object[3]};
             int found = 0;
-            for (int r = 0; r < rounds; r++) found += scan(threads, out);
+            for (int r = 0; r < rounds; r++) {
+                found += scan(threads, out, ids, groups, locks[r & 1], (r & 2) != 0);
+            }
             return found;
         } finally {
             held.unlock();
@@ -141,9 +147,21 @@ final class JvmsightLockScan {
         return t;
     }
 
-    /** Writes the indices of candidate threads into out; returns how many (at most out.length). */
-    static int scan(Thread[] threads, int[] out) {
-        int n = 0;
+    /**
+     * Writes the indices of candidate threads into out and their ids into
+     * ids; returns how many (at most out.length). Candidates: threads blocked
+     * on a monitor, and threads parked on an AbstractOwnableSynchronizer that
+     * has an exclusive owner (any, with unowned). groups[k] says what
+     * candidate k waits for: -1 a monitor (the agent asks the JVM which);
+     * otherwise the slot of its lock in locks, where each distinct lock is
+     * put once, so the agent does its per-lock work once per lock instead of
+     * once per parked thread; -2 when locks is full (the agent reads that
+     * thread's blocker itself).
+     */
+    @SuppressWarnings("deprecation")  // getId: threadId() is JDK 19+
+    static int scan(Thread[] threads, int[] out, long[] ids, int[] groups, Object[] locks, boolean unowned) {
+        Arrays.fill(locks, null);
+        int n = 0, used = 0, last = -1;
         for (int i = 0; i < threads.length && n < out.length; i++) {
             Thread t = threads[i];
             if (t == null) continue;
@@ -151,11 +169,37 @@ final class JvmsightLockScan {
             // ones, so only those pay for the park blocker read (a second
             // cache line of the Thread: this loop is all cache misses).
             int s = status(t);
+            int group;
             if ((s & BLOCKED_ON_MONITOR_ENTER) != 0) {
-                out[n++] = i;
-            } else if ((s & PARKED) != 0 && ownedLock(LockSupport.getBlocker(t))) {
-                out[n++] = i;
+                group = -1;
+            } else if ((s & PARKED) != 0) {
+                Object blocker = LockSupport.getBlocker(t);
+                if (!(blocker instanceof AbstractOwnableSynchronizer)) continue;
+                if (!unowned && ((AbstractOwnableSynchronizer) blocker).getExclusiveOwnerThread() == null) continue;
+                // Threads piled up on one lock come in runs: try the last slot first.
+                if (last >= 0 && locks[last] == blocker) {
+                    group = last;
+                } else {
+                    group = -2;
+                    for (int k = 0; k < used; k++) {
+                        if (locks[k] == blocker) {
+                            group = k;
+                            break;
+                        }
+                    }
+                    if (group == -2 && used < locks.length) {
+                        locks[used] = blocker;
+                        group = used++;
+                    }
+                    if (group >= 0) last = group;
+                }
+            } else {
+                continue;
             }
+            out[n] = i;
+            ids[n] = t.getId();
+            groups[n] = group;
+            n++;
         }
         return n;
     }

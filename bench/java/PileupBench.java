@@ -1,0 +1,154 @@
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A lock pileup at N threads, as in issue #11: a quarter each sleeping,
+ * BLOCKED on one held monitor, parked on one held ReentrantLock, and in
+ * Object.wait. Two modes:
+ *
+ * scrape: R rounds, interleaved, of getThreadInfo(getAllThreadIds()) (what a
+ * Java exporter pays for thread states) and a whole /metrics response over
+ * HTTP, with the agent's own share (jvmsight_scrape_duration_seconds) and the
+ * lock-queue collector's.
+ *
+ * idle: nobody scrapes; the process's CPU time from /proc/self/stat over a
+ * window (run with and without the agent to get what the agent adds); with
+ * the agent, one scrape afterwards reads the check's own CPU counter.
+ *
+ * Args: scrape threads rounds portfile | idle threads seconds [portfile]
+ */
+public class PileupBench {
+    static final Object MONITOR = new Object();
+    static final Object WAIT_ON = new Object();
+    static final ReentrantLock LOCK = new ReentrantLock();
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        int n = Integer.parseInt(args[1]);
+        pileup(n);
+        if (mode.equals("scrape")) {
+            scrape(Integer.parseInt(args[2]), args[3]);
+        } else {
+            idle(Integer.parseInt(args[2]), args.length > 3 ? args[3] : null);
+        }
+    }
+
+    static void pileup(int n) throws InterruptedException {
+        Thread holder = daemon(() -> {
+            LOCK.lock();
+            synchronized (MONITOR) {
+                sleepForever();
+            }
+        }, "pileup-holder");
+        while (holder.getState() != Thread.State.TIMED_WAITING) Thread.sleep(1);
+        for (int i = 0; i < n; i++) {
+            switch (i % 4) {
+                case 0: daemon(PileupBench::sleepForever, "sleeping-" + i); break;
+                case 1: daemon(() -> { synchronized (MONITOR) { } }, "blocked-" + i); break;
+                case 2: daemon(LOCK::lock, "parked-" + i); break;
+                default: daemon(() -> {
+                    synchronized (WAIT_ON) {
+                        try { WAIT_ON.wait(); } catch (InterruptedException e) { }
+                    }
+                }, "waiting-" + i);
+            }
+        }
+        // Until every thread is where it should be, then a little longer.
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        for (int tries = 0; tries < 600; tries++) {
+            long runnable = Arrays.stream(mx.getThreadInfo(mx.getAllThreadIds()))
+                                .filter(t -> t != null && t.getThreadName().matches("(sleeping|blocked|parked|waiting)-.*")
+                                             && t.getThreadState() == Thread.State.RUNNABLE)
+                                .count();
+            if (runnable == 0) break;
+            Thread.sleep(100);
+        }
+        Thread.sleep(3000);
+    }
+
+    static void scrape(int rounds, String portfile) throws Exception {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        int port = Integer.parseInt(Files.readString(Paths.get(portfile)).trim());
+        double[] mxMs = new double[rounds], httpMs = new double[rounds], agentMs = new double[rounds],
+                 queueMs = new double[rounds];
+        String body = "";
+        for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
+            long t0 = System.nanoTime();
+            mx.getThreadInfo(mx.getAllThreadIds());
+            double m = (System.nanoTime() - t0) / 1e6;
+            long t1 = System.nanoTime();
+            body = get(port);
+            double h = (System.nanoTime() - t1) / 1e6;
+            Thread.sleep(200);
+            if (r < 0) continue;
+            mxMs[r] = m;
+            httpMs[r] = h;
+            agentMs[r] = value(body, "jvmsight_scrape_duration_seconds ") * 1e3;
+            queueMs[r] = value(body, "jvmsight_collector_duration_seconds{collector=\"lock_queue\"} ") * 1e3;
+        }
+        System.out.printf("RESULT live=%d mx_ms=%.3f http_ms=%.3f agent_ms=%.3f lock_queue_ms=%.3f blocked=%.0f"
+                              + " parked=%.0f ratio=%.1f%n",
+            mx.getThreadCount(), median(mxMs), median(httpMs), median(agentMs), median(queueMs),
+            value(body, "jvmsight_lock_waiting_threads{kind=\"monitor\"} "),
+            value(body, "jvmsight_lock_waiting_threads{kind=\"juc\"} "), median(mxMs) / median(httpMs));
+    }
+
+    static void idle(int seconds, String portfile) throws Exception {
+        long ticks0 = cpuTicks(), t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        long ticks1 = cpuTicks(), t1 = System.nanoTime();
+        double pct = (ticks1 - ticks0) / 100.0 / ((t1 - t0) / 1e9) * 100;  // USER_HZ is 100 on Linux
+        double checkCpu = -1, checks = -1;
+        if (portfile != null) {
+            String body = get(Integer.parseInt(Files.readString(Paths.get(portfile)).trim()));
+            checkCpu = value(body, "jvmsight_deadlock_check_cpu_seconds_total ");
+            checks = value(body, "jvmsight_deadlock_checks_total ");
+        }
+        System.out.printf("RESULT live=%d cpu_pct=%.2f check_cpu_s=%.3f checks=%.0f%n",
+            ManagementFactory.getThreadMXBean().getThreadCount(), pct, checkCpu, checks);
+    }
+
+    /** utime + stime of this process, in clock ticks. */
+    static long cpuTicks() throws Exception {
+        String stat = Files.readString(Paths.get("/proc/self/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(null, r, name, 128 * 1024);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    static void sleepForever() {
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+        }
+    }
+
+    static String get(int port) throws Exception {
+        HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
+        return new String(c.getInputStream().readAllBytes());
+    }
+
+    static double value(String body, String prefix) {
+        for (String line : body.split("\n"))
+            if (line.startsWith(prefix)) return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        return -1;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+}

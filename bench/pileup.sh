@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Lock pileups (issue #11): a quarter of the threads each sleeping, BLOCKED
+# on one held monitor, parked on one held ReentrantLock, in Object.wait.
+# 1. A whole /metrics response against getThreadInfo(getAllThreadIds()) in
+#    the same JVM, at each thread count (bench/java/PileupBench.java scrape).
+# 2. Nobody scraping: process CPU from /proc over a window, without and with
+#    the agent, alternating, at the last-but-one thread count (10,000 by
+#    default), and the check's own CPU counter.
+# Medians of RUNS runs per cell (each scrape run is itself a median of
+# ROUNDS rounds); every JDK under /usr/lib/jvm. Rewrites the pileup_scrape
+# and pileup_background sections of docs/BENCHMARKS.md (NO_WRITE=1: print
+# only), writes docs/pileup_scrape.tsv and, with Debian's matplotlib,
+# docs/pileup_scrape.png. JVMSIGHT_AGENT overrides the agent (e.g. an older build).
+# Usage: bench/pileup.sh ["100 1000 10000 30000"] [runs=3] [rounds=10] [idle_seconds=10]
+source "$(dirname "$0")/common.sh"
+AGENT=${JVMSIGHT_AGENT:-$AGENT}
+COUNTS=${1:-100 1000 10000 30000}
+RUNS=${2:-3}
+ROUNDS=${3:-10}
+IDLE=${4:-10}
+IDLE_AT=${IDLE_AT:-10000}
+compile_bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+JAVA_OPTS=(-Xss256k -XX:+UseSerialGC -Xmx512m)
+run() {  # run JDK [agent|none] ARGS...: prints the RESULT line's key=value pairs
+  local jdk=$1 with=$2
+  shift 2
+  local agent=()
+  rm -f "$work/port"
+  [ "$with" = agent ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn")
+  "$jdk/bin/java" "${JAVA_OPTS[@]}" "${agent[@]}" -cp "$CLASSES" PileupBench "$@" 2>"$work/err" |
+    sed -n 's/^RESULT //p' || true
+}
+get() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+stamp="$(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+scrape_md=$work/scrape.md
+idle_md=$work/idle.md
+tsv=$work/scrape.tsv
+echo -e "jdk\tthreads\tgetthreadinfo_ms\thttp_ms\tagent_ms\tlock_queue_ms" >"$tsv"
+{
+  echo "Command: \`bench/pileup.sh \"$COUNTS\" $RUNS $ROUNDS $IDLE\` ($stamp; load average before:" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)). Medians of $RUNS JVMs, each the median of $ROUNDS interleaved rounds."
+  echo
+  echo "| JDK | threads (live) | BLOCKED / parked seen | getThreadInfo, all (ms) | whole /metrics over HTTP (ms) | agent thread (ms) | of which lock_queue (ms) | getThreadInfo / HTTP scrape |"
+  echo "|---|---|---|---|---|---|---|---|"
+} >"$scrape_md"
+{
+  echo "Command: \`bench/pileup.sh \"$COUNTS\" $RUNS $ROUNDS $IDLE\` ($stamp). $IDLE_AT threads, nobody" \
+    "scraping; process CPU (utime+stime from /proc/self/stat) over $IDLE s after the pileup settled, JVMs without and with" \
+    "the agent alternating, medians of $RUNS each; the check's own counter \`jvmsight_deadlock_check_cpu_seconds_total\`."
+  echo
+  echo "| JDK | no agent (% of a core) | agent (% of a core) | added by the agent (points) | check CPU per check (ms) | check CPU (% of a core) |"
+  echo "|---|---|---|---|---|---|"
+} >"$idle_md"
+for jdk in $(bench_jdks); do
+  name=$(basename "$jdk")
+  for n in $COUNTS; do
+    : >"$work/rows"
+    for r in $(seq 1 "$RUNS"); do run "$jdk" agent scrape "$n" "$ROUNDS" "$work/port" >>"$work/rows"; done
+    if [ ! -s "$work/rows" ]; then
+      echo "$name $n: no result ($(tail -2 "$work/err"))" >&2
+      echo "| $name | $n | failed: $(tail -1 "$work/err" | cut -c1-80) | | | | | |" >>"$scrape_md"
+      continue
+    fi
+    m() { get "$1" <"$work/rows" | median; }
+    live=$(m live) mx=$(m mx_ms) http=$(m http_ms) ag=$(m agent_ms) q=$(m lock_queue_ms)
+    line="| $name | $n ($live) | $(m blocked) / $(m parked) | $mx | $http | $ag | $q | $(python3 -c "print(f'{$mx/$http:.1f}x')") |"
+    echo "$line"
+    echo "$line" >>"$scrape_md"
+    echo -e "$name\t$n\t$mx\t$http\t$ag\t$q" >>"$tsv"
+  done
+  : >"$work/none"
+  : >"$work/with"
+  for r in $(seq 1 "$RUNS"); do
+    run "$jdk" none idle "$IDLE_AT" "$IDLE" >>"$work/none"
+    run "$jdk" agent idle "$IDLE_AT" "$IDLE" "$work/port" >>"$work/with"
+  done
+  python3 - "$work/none" "$work/with" "$name" "$IDLE" >>"$idle_md" <<'PY'
+import statistics, sys
+rows = lambda f: [dict(x.split("=") for x in l.split()) for l in open(f) if l.strip()]
+none, with_, name, window = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+if not none or not with_:
+    print(f"| {name} | failed | | | | |"); sys.exit()
+a = statistics.median(float(r["cpu_pct"]) for r in none)
+b = statistics.median(float(r["cpu_pct"]) for r in with_)
+per = statistics.median(float(r["check_cpu_s"]) / float(r["checks"]) * 1e3 for r in with_)
+print(f"| {name} | {a:.2f} | {b:.2f} | {b - a:+.2f} | {per:.3f} | {per / 500 * 100:.2f} |")
+PY
+  tail -1 "$idle_md"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$scrape_md"
+cat "$scrape_md" "$idle_md"
+if [ "${NO_WRITE:-0}" != 1 ]; then
+  write_section pileup_scrape "$scrape_md"
+  write_section pileup_background "$idle_md"
+  cp "$tsv" "$ROOT/docs/pileup_scrape.tsv"
+  /usr/bin/python3 "$ROOT/bench/plot_pileup.py" "$ROOT/docs/pileup_scrape.tsv" "$ROOT/docs/pileup_scrape.png" ||
+    echo "no plot (Debian python3-matplotlib missing?)" >&2
+fi
