@@ -3,6 +3,7 @@
 // thread; exporters map it to their wire format. Family names are the
 // Prometheus (client_java-compatible) names; other exporters translate.
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,7 +44,11 @@ struct MetricFamily {
   std::vector<Sample> samples;
 };
 
-using MetricFamilies = std::vector<MetricFamily>;
+// A deque, not a vector: collectors hold the family add_family returned
+// while they add the next one, and a deque's push_back never moves the
+// elements already there (a vector's may, which left those references
+// dangling: found by ASan).
+using MetricFamilies = std::deque<MetricFamily>;
 
 // Small builders, so collectors read as a list of metrics.
 inline MetricFamily& add_family(MetricFamilies& out, std::string name, MetricType type, std::string help) {
