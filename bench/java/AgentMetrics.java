@@ -1,7 +1,5 @@
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.HttpURLConnection;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -15,10 +13,22 @@ final class AgentMetrics {
 
     /** GET /metrics from the agent whose port is in portfile. */
     static AgentMetrics scrape(String portfile) throws Exception {
-        int port = Integer.parseInt(Files.readString(Path.of(portfile)).trim());
-        String body = HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
+        return parse(get(Integer.parseInt(Files.readString(Path.of(portfile)).trim())));
+    }
+
+    /**
+     * The whole /metrics response of the agent on this port, as a scraper gets
+     * it: one plain connection, so the benches that time it time little else.
+     */
+    static String get(int port) throws Exception {
+        HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
+        try (var in = c.getInputStream()) {
+            return new String(in.readAllBytes());
+        }
+    }
+
+    /** The samples of a /metrics response, by name with labels as written. */
+    static AgentMetrics parse(String body) {
         AgentMetrics m = new AgentMetrics();
         for (String line : body.split("\n")) {
             int space = line.lastIndexOf(' ');
@@ -26,6 +36,12 @@ final class AgentMetrics {
             m.values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
         }
         return m;
+    }
+
+    /** A sample's value (name with labels as /metrics writes them); -1 if absent. */
+    double value(String sample) {
+        Double v = values.get(sample);
+        return v == null ? -1 : v;
     }
 
     /** A metric given in seconds (a sample without labels), in milliseconds; -1 if absent. */

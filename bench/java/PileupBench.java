@@ -83,20 +83,22 @@ public class PileupBench {
             mx.getThreadInfo(mx.getAllThreadIds());
             double m = (System.nanoTime() - t0) / 1e6;
             long t1 = System.nanoTime();
-            body = get(port);
+            body = AgentMetrics.get(port);
             double h = (System.nanoTime() - t1) / 1e6;
             Thread.sleep(200);
             if (r < 0) continue;
             mxMs[r] = m;
             httpMs[r] = h;
-            agentMs[r] = value(body, "jvmsight_scrape_duration_seconds ") * 1e3;
-            queueMs[r] = value(body, "jvmsight_collector_duration_seconds{collector=\"lock_queue\"} ") * 1e3;
+            AgentMetrics scraped = AgentMetrics.parse(body);
+            agentMs[r] = scraped.value("jvmsight_scrape_duration_seconds") * 1e3;
+            queueMs[r] = scraped.value("jvmsight_collector_duration_seconds{collector=\"lock_queue\"}") * 1e3;
         }
+        AgentMetrics last = AgentMetrics.parse(body);
         System.out.printf("RESULT live=%d mx_ms=%.3f http_ms=%.3f agent_ms=%.3f lock_queue_ms=%.3f blocked=%.0f"
                               + " parked=%.0f ratio=%.1f%n",
             mx.getThreadCount(), median(mxMs), median(httpMs), median(agentMs), median(queueMs),
-            value(body, "jvmsight_lock_waiting_threads{kind=\"monitor\"} "),
-            value(body, "jvmsight_lock_waiting_threads{kind=\"juc\"} "), median(mxMs) / median(httpMs));
+            last.value("jvmsight_lock_waiting_threads{kind=\"monitor\"}"),
+            last.value("jvmsight_lock_waiting_threads{kind=\"juc\"}"), median(mxMs) / median(httpMs));
     }
 
     static void idle(int seconds, String portfile) throws Exception {
@@ -106,9 +108,9 @@ public class PileupBench {
         double pct = (ticks1 - ticks0) / 100.0 / ((t1 - t0) / 1e9) * 100;  // USER_HZ is 100 on Linux
         double checkCpu = -1, checks = -1;
         if (portfile != null) {
-            String body = get(Integer.parseInt(Files.readString(Paths.get(portfile)).trim()));
-            checkCpu = value(body, "jvmsight_deadlock_check_cpu_seconds_total ");
-            checks = value(body, "jvmsight_deadlock_checks_total ");
+            AgentMetrics m = AgentMetrics.scrape(portfile);
+            checkCpu = m.value("jvmsight_deadlock_check_cpu_seconds_total");
+            checks = m.value("jvmsight_deadlock_checks_total");
         }
         System.out.printf("RESULT live=%d cpu_pct=%.2f check_cpu_s=%.3f checks=%.0f%n",
             ManagementFactory.getThreadMXBean().getThreadCount(), pct, checkCpu, checks);
@@ -135,16 +137,7 @@ public class PileupBench {
         }
     }
 
-    static String get(int port) throws Exception {
-        HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
-        return new String(c.getInputStream().readAllBytes());
-    }
 
-    static double value(String body, String prefix) {
-        for (String line : body.split("\n"))
-            if (line.startsWith(prefix)) return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        return -1;
-    }
 
     static double median(double[] v) {
         double[] s = v.clone();

@@ -34,13 +34,14 @@ public class WholeScrapeBench {
             mx.getThreadInfo(mx.getAllThreadIds());
             double m = (System.nanoTime() - t0) / 1e6;
             long t1 = System.nanoTime();
-            String body = get(port);
+            String body = AgentMetrics.get(port);
             double h = (System.nanoTime() - t1) / 1e6;
             if (r < 0) continue;
             mxMs[r] = m;
             httpMs[r] = h;
-            scrapeMs[r] = value(body, "jvmsight_scrape_duration_seconds ") * 1e3;
-            runtimeMs[r] = value(body, "jvmsight_collector_duration_seconds{collector=\"runtime\"} ") * 1e3;
+            AgentMetrics m = AgentMetrics.parse(body);
+            scrapeMs[r] = m.value("jvmsight_scrape_duration_seconds") * 1e3;
+            runtimeMs[r] = m.value("jvmsight_collector_duration_seconds{collector=\"runtime\"}") * 1e3;
             bytes = body.length();
         }
         System.out.printf("RESULT live=%d rounds=%d mx_ms=%.3f http_ms=%.3f scrape_ms=%.3f runtime_ms=%.3f bytes=%d"
@@ -48,16 +49,7 @@ public class WholeScrapeBench {
                 median(runtimeMs), bytes, median(mxMs) / median(httpMs));
     }
 
-    static String get(int port) throws Exception {
-        HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
-        return new String(c.getInputStream().readAllBytes());
-    }
 
-    static double value(String body, String prefix) {
-        for (String line : body.split("\n"))
-            if (line.startsWith(prefix)) return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        throw new IllegalStateException("no " + prefix + "in /metrics");
-    }
 
     static double median(double[] v) {
         double[] s = v.clone();
