@@ -39,9 +39,9 @@ public class WholeScrapeBench {
             if (r < 0) continue;
             mxMs[r] = m;
             httpMs[r] = h;
-            AgentMetrics m = AgentMetrics.parse(body);
-            scrapeMs[r] = m.value("jvmsight_scrape_duration_seconds") * 1e3;
-            runtimeMs[r] = m.value("jvmsight_collector_duration_seconds{collector=\"runtime\"}") * 1e3;
+            AgentMetrics scraped = AgentMetrics.parse(body);
+            scrapeMs[r] = scraped.value("jvmsight_scrape_duration_seconds") * 1e3;
+            runtimeMs[r] = scraped.value("jvmsight_collector_duration_seconds{collector=\"runtime\"}") * 1e3;
             bytes = body.length();
         }
         System.out.printf("RESULT live=%d rounds=%d mx_ms=%.3f http_ms=%.3f scrape_ms=%.3f runtime_ms=%.3f bytes=%d"
