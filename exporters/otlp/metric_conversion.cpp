@@ -66,6 +66,79 @@ MetricConverter::Previous* MetricConverter::previous(const std::string& key, boo
   return &it->second;
 }
 
+// One data point, of the metric's instrument. prev: the series' previous
+// values when its temporality is delta (first: none yet), else null.
+void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const Sample& sample,
+                                const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns) {
+  const int64_t start = (prev && !first) ? prev->time_unix_ns : start_unix_ns_;
+  const auto temporality = prev ? pb::AGGREGATION_TEMPORALITY_DELTA : pb::AGGREGATION_TEMPORALITY_CUMULATIVE;
+  switch (name.instrument) {
+    case Instrument::gauge: {
+      auto* p = metric.mutable_gauge()->add_data_points();
+      add_attributes(attributes, *p->mutable_attributes());
+      p->set_time_unix_nano(now_unix_ns);
+      p->set_as_double(sample.value);
+      break;
+    }
+    case Instrument::updown_sum:
+    case Instrument::monotonic_sum: {
+      auto* sum = metric.mutable_sum();
+      sum->set_is_monotonic(name.instrument == Instrument::monotonic_sum);
+      sum->set_aggregation_temporality(temporality);
+      auto* p = sum->add_data_points();
+      add_attributes(attributes, *p->mutable_attributes());
+      p->set_start_time_unix_nano(start);
+      p->set_time_unix_nano(now_unix_ns);
+      // Delta: this interval's change; a value below the previous one means
+      // the source restarted, and the whole value is this interval's.
+      double value = sample.value;
+      if (prev) {
+        if (!first && value >= prev->value) value -= prev->value;
+        prev->value = sample.value;
+      }
+      p->set_as_double(value);
+      break;
+    }
+    case Instrument::histogram:
+      add_histogram_point(*metric.mutable_histogram(), sample.histogram, attributes, temporality, start, prev, first,
+                          now_unix_ns);
+      break;
+    case Instrument::summary: {
+      auto* p = metric.mutable_summary()->add_data_points();
+      add_attributes(attributes, *p->mutable_attributes());
+      p->set_start_time_unix_nano(start_unix_ns_);
+      p->set_time_unix_nano(now_unix_ns);
+      p->set_count(sample.summary.count);
+      p->set_sum(sample.summary.sum);
+      break;
+    }
+  }
+  if (prev) prev->time_unix_ns = now_unix_ns;
+}
+
+void MetricConverter::add_histogram_point(pb::Histogram& h, const HistogramValue& v, const Attributes& attributes,
+                                          pb::AggregationTemporality temporality, int64_t start, Previous* prev,
+                                          bool first, int64_t now_unix_ns) {
+  h.set_aggregation_temporality(temporality);
+  auto* p = h.add_data_points();
+  add_attributes(attributes, *p->mutable_attributes());
+  p->set_start_time_unix_nano(start);
+  p->set_time_unix_nano(now_unix_ns);
+  for (double b : v.upper_bounds) p->add_explicit_bounds(b);
+  // Both the model and OTLP keep per-bucket counts (not cumulative).
+  const bool reset = prev && !first && (v.count < prev->count || v.bucket_counts.size() != prev->buckets.size());
+  const bool subtract = prev && !first && !reset;
+  for (size_t i = 0; i < v.bucket_counts.size(); ++i)
+    p->add_bucket_counts(v.bucket_counts[i] - (subtract ? prev->buckets[i] : 0));
+  p->set_count(v.count - (subtract ? prev->count : 0));
+  p->set_sum(v.sum - (subtract ? prev->sum : 0));
+  if (prev) {
+    prev->buckets = v.bucket_counts;
+    prev->count = v.count;
+    prev->sum = v.sum;
+  }
+}
+
 size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix_ns,
                                 const opentelemetry::proto::resource::v1::Resource& resource,
                                 opentelemetry::proto::collector::metrics::v1::ExportMetricsServiceRequest& out) {
@@ -81,80 +154,16 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
     const OtlpName name = otlp_name(family);
     if (name.name.empty()) continue;
     const bool delta = delta_for(family.type);
-    const auto temporality = delta ? pb::AGGREGATION_TEMPORALITY_DELTA : pb::AGGREGATION_TEMPORALITY_CUMULATIVE;
     pb::Metric* metric = sm->add_metrics();
     metric->set_name(name.name);
     metric->set_description(family.help);
     metric->set_unit(name.unit);
-
     for (const Sample& sample : family.samples) {
       const auto attributes = attributes_of(sample.labels, name);
       if (!attributes || (name.defined_only && sample.value < 0)) continue;
-      // Delta: this interval's change; a value below the previous one means
-      // the source restarted, and the whole value is this interval's.
       bool first = true;
       Previous* prev = delta ? previous(series_key(family.name, sample.labels), first) : nullptr;
-      const int64_t start = (prev && !first) ? prev->time_unix_ns : start_unix_ns_;
-      switch (name.instrument) {
-        case Instrument::gauge: {
-          auto* p = metric->mutable_gauge()->add_data_points();
-          add_attributes(*attributes, *p->mutable_attributes());
-          p->set_time_unix_nano(now_unix_ns);
-          p->set_as_double(sample.value);
-          break;
-        }
-        case Instrument::updown_sum:
-        case Instrument::monotonic_sum: {
-          auto* sum = metric->mutable_sum();
-          sum->set_is_monotonic(name.instrument == Instrument::monotonic_sum);
-          sum->set_aggregation_temporality(temporality);
-          auto* p = sum->add_data_points();
-          add_attributes(*attributes, *p->mutable_attributes());
-          p->set_start_time_unix_nano(start);
-          p->set_time_unix_nano(now_unix_ns);
-          double value = sample.value;
-          if (prev) {
-            if (!first && value >= prev->value) value -= prev->value;
-            prev->value = sample.value;
-          }
-          p->set_as_double(value);
-          break;
-        }
-        case Instrument::histogram: {
-          auto* h = metric->mutable_histogram();
-          h->set_aggregation_temporality(temporality);
-          auto* p = h->add_data_points();
-          add_attributes(*attributes, *p->mutable_attributes());
-          p->set_start_time_unix_nano(start);
-          p->set_time_unix_nano(now_unix_ns);
-          const HistogramValue& v = sample.histogram;
-          for (double b : v.upper_bounds) p->add_explicit_bounds(b);
-          // Both the model and OTLP keep per-bucket counts (not cumulative).
-          const bool reset =
-              prev && !first && (v.count < prev->count || v.bucket_counts.size() != prev->buckets.size());
-          const bool subtract = prev && !first && !reset;
-          for (size_t i = 0; i < v.bucket_counts.size(); ++i)
-            p->add_bucket_counts(v.bucket_counts[i] - (subtract ? prev->buckets[i] : 0));
-          p->set_count(v.count - (subtract ? prev->count : 0));
-          p->set_sum(v.sum - (subtract ? prev->sum : 0));
-          if (prev) {
-            prev->buckets = v.bucket_counts;
-            prev->count = v.count;
-            prev->sum = v.sum;
-          }
-          break;
-        }
-        case Instrument::summary: {
-          auto* p = metric->mutable_summary()->add_data_points();
-          add_attributes(*attributes, *p->mutable_attributes());
-          p->set_start_time_unix_nano(start_unix_ns_);
-          p->set_time_unix_nano(now_unix_ns);
-          p->set_count(sample.summary.count);
-          p->set_sum(sample.summary.sum);
-          break;
-        }
-      }
-      if (prev) prev->time_unix_ns = now_unix_ns;
+      add_point(*metric, name, sample, *attributes, prev, first, now_unix_ns);
       ++points;
     }
   }

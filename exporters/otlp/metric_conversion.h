@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "exporters/otlp/metric_names.h"
 #include "exporters/otlp/otlp_config.h"
 #include "metrics_service.pb.h"
 #include "model/telemetry.h"
@@ -37,6 +39,13 @@ class MetricConverter {
   bool delta_for(MetricType type) const;
   // The series' previous values (for delta), keyed by name and labels.
   Previous* previous(const std::string& key, bool& first);
+  using Attributes = std::vector<std::pair<std::string, std::string>>;
+  void add_point(opentelemetry::proto::metrics::v1::Metric& metric, const OtlpName& name, const Sample& sample,
+                 const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns);
+  void add_histogram_point(opentelemetry::proto::metrics::v1::Histogram& h, const HistogramValue& v,
+                           const Attributes& attributes,
+                           opentelemetry::proto::metrics::v1::AggregationTemporality temporality, int64_t start,
+                           Previous* prev, bool first, int64_t now_unix_ns);
 
   TemporalityPreference preference_;
   int64_t start_unix_ns_;

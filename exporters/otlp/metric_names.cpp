@@ -41,6 +41,8 @@ std::optional<std::string> attribute_value(ValueStyle style, const std::string& 
   return value;
 }
 
+// One row per family: longer than a function should be, and kept whole
+// because a table is read as one (docs/OTLP.md prints it).
 const std::vector<NameRow>& name_table() {
   // Thread counts and memory amounts are UpDownCounters in the conventions;
   // our other thread gauges keep gauge semantics (a collector's Prometheus

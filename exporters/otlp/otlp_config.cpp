@@ -102,18 +102,10 @@ std::optional<std::string> pick(const Reader& r, const std::string& suffix, cons
   return r.get(name);
 }
 
-void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& overrides, SignalConfig& out) {
+// Endpoint and TLS: the option, else the per-signal URL (as given), else
+// the general one (HTTP appends /v1/<signal>), else the default port.
+void read_endpoint(Reader& r, const std::string& signal, const ConfigOverrides& overrides, SignalConfig& out) {
   std::string name;
-  if (overrides.protocol) {
-    if (!parse_protocol(*overrides.protocol, out.protocol))
-      r.bad("option otlp_protocol", *overrides.protocol, "grpc or http/protobuf", "grpc");
-  } else if (auto v = pick(r, "PROTOCOL", signal, name)) {
-    if (!parse_protocol(trim(*v), out.protocol))
-      r.bad(name, *v, "grpc or http/protobuf (http/json is not supported)", "grpc");
-  }
-
-  // Endpoint: the option, else the per-signal URL (as given), else the
-  // general one (HTTP appends /v1/<signal>), else the default port.
   bool per_signal = false;
   std::string url;
   std::string source = "option otlp_endpoint";
@@ -162,6 +154,19 @@ void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& ov
     while (!url.empty() && url.back() == '/') url.pop_back();
     out.endpoint = url + "/v1/" + signal;
   }
+}
+
+void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& overrides, SignalConfig& out) {
+  std::string name;
+  if (overrides.protocol) {
+    if (!parse_protocol(*overrides.protocol, out.protocol))
+      r.bad("option otlp_protocol", *overrides.protocol, "grpc or http/protobuf", "grpc");
+  } else if (auto v = pick(r, "PROTOCOL", signal, name)) {
+    if (!parse_protocol(trim(*v), out.protocol))
+      r.bad(name, *v, "grpc or http/protobuf (http/json is not supported)", "grpc");
+  }
+
+  read_endpoint(r, signal, overrides, out);
 
   if (auto v = pick(r, "HEADERS", signal, name)) {
     std::vector<std::pair<std::string, std::string>> headers;
