@@ -56,18 +56,32 @@ TEST_P(FailOpen, BadOptionsOneClearLineAndTheProgramCompletes) {
   }
 }
 
-TEST_P(FailOpen, BusyPortOneClearLineAndTheProgramCompletes) {
+// A loopback port some other socket listens on, until release().
+struct BusyPort {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 1), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  int port = ntohs(addr.sin_port);
+  int port = 0;
+  BusyPort() {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 && listen(fd, 1) == 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+      port = ntohs(addr.sin_port);
+  }
+  ~BusyPort() { release(); }
+  void release() {
+    if (fd >= 0) close(fd);
+    fd = -1;
+  }
+};
+
+TEST_P(FailOpen, BusyPortOneClearLineAndTheProgramCompletes) {
+  BusyPort busy;
+  ASSERT_GT(busy.port, 0);
+  int port = busy.port;
   auto r = run_idle(GetParam(), "host=127.0.0.1,port=" + std::to_string(port));
-  close(fd);
+  busy.release();
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("jvmsight: error: cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
       << r.err;
@@ -78,20 +92,14 @@ TEST_P(FailOpen, BusyPortOneClearLineAndTheProgramCompletes) {
 // The server cannot bind: a portfile from an earlier run must not send
 // scripts to a port nobody (or somebody else) listens on.
 TEST_P(FailOpen, NoPortfileIsLeftWhenTheServerDoesNotStart) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 1), 0);
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  int port = ntohs(addr.sin_port);
+  BusyPort busy;
+  ASSERT_GT(busy.port, 0);
+  int port = busy.port;
   TempDir dir;
   std::string portfile = dir.path("port");
   { std::ofstream(portfile) << "12345\n"; }  // an earlier run's
   auto r = run_idle(GetParam(), "host=127.0.0.1, port = " + std::to_string(port) + ", portfile=" + portfile);
-  close(fd);
+  busy.release();
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("jvmsight: error: cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
       << r.err;
