@@ -142,7 +142,9 @@ void Agent::start_live(JNIEnv* jni) {
 // The agent thread's background work. Each task checks that what it drives
 // was built: a JVM can refuse some of it (e.g. no lock source).
 void Agent::schedule_periodic_work() {
-  if (otlp_) agent_thread_.every(otlp_->interval(), [this] { otlp_->push(collect_now()); });
+  if (otlp_ && otlp_->metrics_interval().count() > 0)
+    agent_thread_.every(otlp_->metrics_interval(), [this] { otlp_->push(collect_now()); });
+  if (otlp_ && otlp_->spans_interval().count() > 0) agent_thread_.every(otlp_->spans_interval(), [this] { push_spans(); });
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
@@ -216,8 +218,11 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   lock_queues_ = std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes));
   collectors_.add("lock_queue", *lock_queues_);
   auto on_deadlock = [this](const DeadlockCycle& cycle) {
+    DeadlockReport report = deadlock_reports_->describe(cycle);
+    std::string text = deadlocks_text({report});
     log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
-               "):\n", deadlocks_text({deadlock_reports_->describe(cycle)}));
+               "):\n", text);
+    if (otlp_ && otlp_->exports_deadlocks()) otlp_->push_deadlock(report, text);
   };
   deadlock_detector_ =
       std::make_unique<DeadlockDetector>(*lock_source_, on_deadlock, deadlock_confirm_delay,
@@ -306,6 +311,15 @@ MetricFamilies Agent::collect_now() {
   return out;
 }
 
+void Agent::push_spans() {
+  constexpr size_t max_spans_per_request = 512;  // the SDKs' OTEL_BSP_MAX_EXPORT_BATCH_SIZE
+  for (;;) {
+    std::vector<SpanRecord> batch = spans_.take(max_spans_per_request);
+    if (batch.empty()) return;
+    otlp_->push_spans(batch);
+  }
+}
+
 void Agent::on_vm_death() {
   // Never delay exit: pending and future scrapes get 503 at once, the agent
   // thread leaves its loop, and civetweb is not stopped (that takes 1-2 s);
@@ -315,8 +329,13 @@ void Agent::on_vm_death() {
   const auto exit_started = std::chrono::steady_clock::now();
   // OTLP: one last collection and a flush, within otlp_exit_budget in all.
   if (agent->otlp_)
-    agent->agent_thread_.call<bool>([agent] { return agent->otlp_->push(agent->collect_now()), true; },
-                                    otlp_exit_budget / 4);
+    agent->agent_thread_.call<bool>(
+        [agent] {
+          if (agent->otlp_->metrics_interval().count() > 0) agent->otlp_->push(agent->collect_now());
+          if (agent->otlp_->spans_interval().count() > 0) agent->push_spans();
+          return true;
+        },
+        otlp_exit_budget / 4);
   agent->agent_thread_.stop();
   if (agent->otlp_)
     agent->otlp_->shutdown(std::max(std::chrono::milliseconds(100),

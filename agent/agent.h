@@ -53,6 +53,8 @@ class Agent {
   void start_http();
   bool native_states() const;
   MetricFamilies collect_now();
+  // Hands what the span queue holds to the OTLP plugin (agent thread).
+  void push_spans();
 
   jvmtiEnv* jvmti_;
   const Options options_;

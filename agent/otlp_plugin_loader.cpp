@@ -43,16 +43,24 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   std::unique_ptr<OtlpPlugin> plugin(new OtlpPlugin());
   jvmsight_otlp_abi_version_fn abi = nullptr;
   jvmsight_otlp_start_fn start = nullptr;
-  if (!resolve(handle, "jvmsight_otlp_abi_version", abi) || !resolve(handle, "jvmsight_otlp_start", start) ||
-      !resolve(handle, "jvmsight_otlp_push_metrics", plugin->push_) ||
-      !resolve(handle, "jvmsight_otlp_append_self_metrics", plugin->self_metrics_) ||
-      !resolve(handle, "jvmsight_otlp_shutdown", plugin->shutdown_)) {
-    log::error(path, " lacks the jvmsight_otlp_* entry points; nothing is pushed");
+  // The version first: a plugin of another interface version may lack
+  // entry points this agent needs, and that is the clearer message.
+  if (!resolve(handle, "jvmsight_otlp_abi_version", abi)) {
+    log::error(path, " lacks jvmsight_otlp_abi_version; nothing is pushed");
     return nullptr;
   }
   if (abi() != JVMSIGHT_OTLP_ABI_VERSION) {
     log::error(path, " has interface version ", abi(), ", this agent needs ", JVMSIGHT_OTLP_ABI_VERSION,
                " (mixed builds?); nothing is pushed");
+    return nullptr;
+  }
+  if (!resolve(handle, "jvmsight_otlp_start", start) ||
+      !resolve(handle, "jvmsight_otlp_push_metrics", plugin->push_) ||
+      !resolve(handle, "jvmsight_otlp_push_spans", plugin->push_spans_) ||
+      !resolve(handle, "jvmsight_otlp_push_deadlock", plugin->push_deadlock_) ||
+      !resolve(handle, "jvmsight_otlp_append_self_metrics", plugin->self_metrics_) ||
+      !resolve(handle, "jvmsight_otlp_shutdown", plugin->shutdown_)) {
+    log::error(path, " lacks the jvmsight_otlp_* entry points; nothing is pushed");
     return nullptr;
   }
   jvmsight_otlp_host host{};
@@ -64,10 +72,8 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   host.vm_name = settings.vm_name.c_str();
   host.vm_version = settings.vm_version.c_str();
   host.java_command = settings.java_command.c_str();
-  int64_t interval_ms = 0;
-  plugin->exporter_ = start(&host, &interval_ms);
+  plugin->exporter_ = start(&host, &plugin->schedule_);
   if (plugin->exporter_ == nullptr) return nullptr;  // the plugin said why
-  plugin->interval_ = std::chrono::milliseconds(interval_ms);
   return plugin;
 }
 

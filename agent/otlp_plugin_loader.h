@@ -9,6 +9,8 @@
 #include <string>
 
 #include "exporters/otlp/otlp_plugin.h"
+#include "model/deadlock.h"
+#include "model/span.h"
 #include "model/telemetry.h"
 
 namespace jvmsight {
@@ -26,9 +28,17 @@ class OtlpPlugin {
   // Null when OTLP is not requested, or the plugin cannot be used (logged).
   static std::unique_ptr<OtlpPlugin> load(const OtlpPluginSettings& settings);
 
-  std::chrono::milliseconds interval() const { return interval_; }
-  // Copies into the plugin's queue and returns; never waits on the network.
+  // Zero when that signal is not exported.
+  std::chrono::milliseconds metrics_interval() const { return std::chrono::milliseconds(schedule_.metrics_interval_ms); }
+  std::chrono::milliseconds spans_interval() const { return std::chrono::milliseconds(schedule_.spans_interval_ms); }
+  bool exports_deadlocks() const { return schedule_.deadlocks != 0; }
+  // Each copies into the plugin's queue for that signal and returns; never
+  // waits on the network.
   void push(const MetricFamilies& families) { push_(exporter_, &families); }
+  void push_spans(const std::vector<SpanRecord>& spans) { push_spans_(exporter_, &spans); }
+  void push_deadlock(const DeadlockReport& report, const std::string& text) {
+    push_deadlock_(exporter_, &report, text.c_str());
+  }
   void append_self_metrics(MetricFamilies& families) { self_metrics_(exporter_, &families); }
   // The final flush: returns within about `deadline`.
   void shutdown(std::chrono::milliseconds deadline) { shutdown_(exporter_, deadline.count()); }
@@ -36,8 +46,10 @@ class OtlpPlugin {
  private:
   OtlpPlugin() = default;
   jvmsight_otlp* exporter_ = nullptr;
-  std::chrono::milliseconds interval_{60000};
+  jvmsight_otlp_schedule schedule_{};
   jvmsight_otlp_push_metrics_fn push_ = nullptr;
+  jvmsight_otlp_push_spans_fn push_spans_ = nullptr;
+  jvmsight_otlp_push_deadlock_fn push_deadlock_ = nullptr;
   jvmsight_otlp_append_self_metrics_fn self_metrics_ = nullptr;
   jvmsight_otlp_shutdown_fn shutdown_ = nullptr;
 };

@@ -56,7 +56,10 @@ void GcCollector::poll() {
 }
 
 void GcCollector::record(const GcPause& pause) {
-  histograms_[pause.gc].observe(static_cast<double>(pause.raw.duration_ns()) / 1e9);
+  // The action (GarbageCollectionNotificationInfo.getGcAction) is OTLP's
+  // jvm.gc.action; "unknown" like gc when no notification matched.
+  histograms_[{pause.gc, pause.action.empty() ? "unknown" : pause.action}].observe(
+      static_cast<double>(pause.raw.duration_ns()) / 1e9);
   for (const auto& c : pause.collections) ++collections_in_pauses_[c];
   SpanRecord span = span_of(pause);
   recent_.push_back(span);
@@ -95,8 +98,8 @@ void GcCollector::collect(MetricFamilies& out) {
   if (!recorder_.supported()) return;
   auto& pauses = add_family(out, "jvmsight_gc_pause_seconds", MetricType::histogram,
                             "Stop-the-world GC pauses timed by JVM TI GarbageCollectionStart/Finish, by collector "
-                            "(\"unknown\" when no GC notification matched the pause)");
-  for (const auto& [gc, h] : histograms_) add_histogram(pauses, h.value(), {{"gc", gc}});
+                            "and action (\"unknown\" when no GC notification matched the pause)");
+  for (const auto& [key, h] : histograms_) add_histogram(pauses, h.value(), {{"gc", key.first}, {"action", key.second}});
   auto& inside = add_family(out, "jvmsight_gc_pause_collections_total", MetricType::counter,
                             "Collections (GC notifications) that fell inside a measured pause, by collector; "
                             "one pause may hold several (e.g. Parallel's System.gc(): scavenge then full)");

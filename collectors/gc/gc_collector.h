@@ -50,7 +50,7 @@ class GcCollector : public Collector {
   GcMxBeans beans_;
   GcPauseMatcher matcher_;
   PoolAllocation allocation_;
-  std::map<std::string, PauseHistogram> histograms_;       // by collector
+  std::map<std::pair<std::string, std::string>, PauseHistogram> histograms_;  // by collector and action
   std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
   int64_t max_since_scrape_ns_ = 0;
   std::deque<SpanRecord> recent_;

@@ -4,14 +4,15 @@ namespace jvmsight {
 
 bool JvmtiThreadSource::count_states(ThreadStateCounts& out) {
   out.native_and_suspended_known = native_states_;
-  return roster_.for_each(jni_, jvmti_, [&](jthread thread, jint status) {
+  out.daemon_known = roster_.layout().daemon != nullptr;
+  return roster_.for_each(jni_, jvmti_, [&](jthread thread, jint status, bool daemon) {
     if (native_states_ && (status & JVMTI_THREAD_STATE_RUNNABLE)) {
       // threadStatus lacks the in-native and suspended bits: ask JVM TI, for these few only.
       jint full = 0;
       if (jvmti_->GetThreadState(thread, &full) == JVMTI_ERROR_NONE && (full & JVMTI_THREAD_STATE_ALIVE))
         status |= full & (JVMTI_THREAD_STATE_IN_NATIVE | JVMTI_THREAD_STATE_SUSPENDED);
     }
-    out.add(status);
+    out.add(status, daemon);
   });
 }
 

@@ -13,14 +13,21 @@ bool ThreadLayout::resolve(JNIEnv* jni) {
   if (!jni_ok(jni, "Thread.parkBlocker")) return false;
   // JDK 19 moved threadStatus into Thread.FieldHolder.
   holder = jni->GetFieldID(thread, "holder", "Ljava/lang/Thread$FieldHolder;");
+  jclass status_class = thread;
   if (holder != nullptr) {
-    jclass fh = jni->FindClass("java/lang/Thread$FieldHolder");
-    if (fh != nullptr) status = jni->GetFieldID(fh, "threadStatus", "I");
-    jni->DeleteLocalRef(fh);
+    status_class = jni->FindClass("java/lang/Thread$FieldHolder");
+    if (status_class != nullptr) status = jni->GetFieldID(status_class, "threadStatus", "I");
   } else {
     jni->ExceptionClear();  // NoSuchFieldError: the JDK 17 layout
     status = jni->GetFieldID(thread, "threadStatus", "I");
   }
+  // The daemon flag sits beside threadStatus in both layouts. Optional:
+  // without it only the daemon split of the state counts is missing.
+  if (status != nullptr && status_class != nullptr) {
+    daemon = jni->GetFieldID(status_class, "daemon", "Z");
+    if (daemon == nullptr) jni->ExceptionClear();
+  }
+  if (status_class != thread) jni->DeleteLocalRef(status_class);
   jni->DeleteLocalRef(thread);
   if (!jni_ok(jni, "Thread.threadStatus") || status == nullptr) {
     status = nullptr;

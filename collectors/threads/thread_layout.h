@@ -12,6 +12,7 @@ struct ThreadLayout {
   jfieldID holder = nullptr;        // Thread.holder (JDK 19+: Thread.FieldHolder), else null
   jfieldID status = nullptr;        // threadStatus, on the Thread or on its FieldHolder
   jfieldID park_blocker = nullptr;  // Thread.parkBlocker: what LockSupport.park waits for
+  jfieldID daemon = nullptr;        // the daemon flag beside threadStatus; null if this JVM has none
 
   // False (and logged once, by the caller) when this JVM's Thread has
   // another layout.
@@ -25,6 +26,10 @@ struct ThreadLayout {
   // (alive, runnable, blocked, waiting, sleeping, parked, in Object.wait),
   // but without in-native and suspended.
   jint status_of_holder(JNIEnv* jni, jobject status_holder) const { return jni->GetIntField(status_holder, status); }
+  // Thread.isDaemon(), from the same holder; fixed once the thread started.
+  bool daemon_of_holder(JNIEnv* jni, jobject status_holder) const {
+    return daemon != nullptr && jni->GetBooleanField(status_holder, daemon) == JNI_TRUE;
+  }
 };
 
 }  // namespace jvmsight

@@ -69,6 +69,10 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
   for (auto& [tid, gone] : known) release(jni, gone.first, gone.second);
   threads_ = std::move(threads);
   holders_ = std::move(holders);
+  // A started thread's daemon flag never changes: read once per listing,
+  // not on every walk.
+  daemon_.assign(holders_.size(), false);
+  for (size_t i = 0; i < holders_.size(); ++i) daemon_[i] = layout_.daemon_of_holder(jni, holders_[i]);
   ++version_;
   return true;
 }
@@ -87,7 +91,7 @@ bool ThreadRoster::update(JNIEnv* jni, jvmtiEnv* jvmti, std::chrono::millisecond
   return true;
 }
 
-bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint)>& visit) {
+bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint, bool)>& visit) {
   if (!update(jni, jvmti)) return false;
   for (size_t i = 0; i < threads_.size(); ++i) {
     const jint s = status(jni, i);
@@ -96,7 +100,7 @@ bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<vo
       continue;
     }
     if (!(s & JVMTI_THREAD_STATE_ALIVE)) continue;  // not started yet: not a live thread
-    visit(threads_[i], s);
+    visit(threads_[i], s, daemon_[i]);
   }
   return true;
 }

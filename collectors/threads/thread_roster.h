@@ -41,9 +41,9 @@ class ThreadRoster {
   uint64_t version() const { return version_; }
   const ThreadLayout& layout() const { return layout_; }
 
-  // update(), then visit(thread, status) for every live thread. A
+  // update(), then visit(thread, status, daemon) for every live thread. A
   // terminated one is skipped and makes the next update refresh.
-  bool for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint)>& visit);
+  bool for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint, bool)>& visit);
 
  private:
   bool resolve_layout(JNIEnv* jni);
@@ -61,6 +61,7 @@ class ThreadRoster {
   ThreadLayout layout_;
   std::vector<jthread> threads_;  // global refs
   std::vector<jobject> holders_;  // global refs: the Thread (JDK < 19) or its FieldHolder
+  std::vector<bool> daemon_;      // Thread.isDaemon() of threads_[i], read once when listed
 };
 
 }  // namespace jvmsight

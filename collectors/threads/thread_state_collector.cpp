@@ -15,6 +15,18 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
 
   ThreadStateCounts counts;
   if (source_.count_states(counts)) {
+    // Before jvm_threads_state: OTLP's jvm.thread.count comes from the first
+    // family that maps to it (exporters/otlp/metric_names.cpp).
+    if (counts.daemon_known) {
+      auto& by_daemon = add_family(out, "jvmsight_threads_state_by_daemon", MetricType::gauge,
+                                   "Live platform threads by Thread.State and daemon flag");
+      for (size_t i = 0; i < java_thread_state_count; ++i) {
+        auto s = static_cast<JavaThreadState>(i);
+        const std::string state(name_of(s));
+        add_sample(by_daemon, counts.daemon_of(s), {{"state", state}, {"daemon", "true"}});
+        add_sample(by_daemon, counts.of(s) - counts.daemon_of(s), {{"state", state}, {"daemon", "false"}});
+      }
+    }
     auto& states = add_family(out, "jvm_threads_state", MetricType::gauge, "Current count of threads by state");
     for (size_t i = 0; i < java_thread_state_count; ++i) {
       auto s = static_cast<JavaThreadState>(i);

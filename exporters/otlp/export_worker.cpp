@@ -6,8 +6,8 @@
 
 namespace jvmsight::otlp {
 
-ExportWorker::ExportWorker(std::unique_ptr<MetricsClient> client, Convert convert, WorkerSettings settings)
-    : client_(std::move(client)), convert_(std::move(convert)), settings_(settings) {
+ExportWorker::ExportWorker(Signal signal, std::unique_ptr<ExportClient> client, WorkerSettings settings)
+    : signal_(signal), client_(std::move(client)), settings_(settings) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -18,31 +18,44 @@ ExportWorker::~ExportWorker() {
   }
 }
 
-void ExportWorker::push(MetricFamilies families, int64_t now_unix_ns) {
+void ExportWorker::push(std::unique_ptr<ExportBatch> batch) {
+  if (!batch || batch->items() == 0) return;
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopping_) return;
-  if (queue_.size() >= settings_.capacity) {
-    queue_.pop_front();  // the oldest is the least useful: cumulative values are in the newer ones
-    ++stats_.dropped;
+  // The oldest is the least useful: cumulative metric values are in the
+  // newer ones, and recent spans and records say more about now.
+  while (!queue_.empty() && queued_items_ + batch->items() > settings_.capacity) {
+    queued_items_ -= queue_.front()->items();
+    stats_.dropped += queue_.front()->items();
+    queue_.pop_front();
   }
-  queue_.push_back({std::move(families), now_unix_ns});
+  queued_items_ += batch->items();
+  queue_.push_back(std::move(batch));
   wake_.notify_one();
 }
 
 WorkerStats ExportWorker::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   WorkerStats s = stats_;
-  s.queued = queue_.size();
+  s.queued = queued_items_;
   return s;
 }
 
 bool ExportWorker::shutdown(std::chrono::milliseconds deadline) {
+  stop(deadline);
+  return wait();
+}
+
+void ExportWorker::stop(std::chrono::milliseconds deadline) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return;
+  stopping_ = true;
+  shutdown_deadline_ = Clock::now() + deadline;
+  wake_.notify_all();
+}
+
+bool ExportWorker::wait() {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!stopping_) {
-    stopping_ = true;
-    shutdown_deadline_ = Clock::now() + deadline;
-    wake_.notify_all();
-  }
   // A little past the deadline: the last attempt's own timeout ends at it.
   bool finished =
       done_cv_.wait_until(lock, shutdown_deadline_ + std::chrono::milliseconds(50), [this] { return done_; });
@@ -64,29 +77,30 @@ void ExportWorker::run() {
     // targets (docs/KUBERNETES.md); wait_for is inline over pthread calls.
     while (!stopping_ && queue_.empty()) wake_.wait_for(lock, std::chrono::seconds(1));
     if (queue_.empty() || (stopping_ && Clock::now() >= shutdown_deadline_)) break;
-    Batch batch = std::move(queue_.front());
+    std::unique_ptr<ExportBatch> batch = std::move(queue_.front());
     queue_.pop_front();
+    queued_items_ -= batch->items();
     lock.unlock();
-    Request request;
-    size_t points = 0;
+    std::string request;
+    bool worth_sending = false;
     try {
-      points = convert_(batch.families, batch.unix_ns, request);
+      worth_sending = batch->encode(request);
     } catch (const std::exception& e) {
-      log::error("OTLP: cannot convert metrics: ", e.what());
+      log::error("OTLP: cannot convert ", signal_name(signal_), ": ", e.what());
     }
-    if (points > 0) send(request);  // never an empty request
+    if (worth_sending) send(request, batch->items());  // never an empty request
     lock.lock();
   }
   done_ = true;
   done_cv_.notify_all();
 }
 
-void ExportWorker::send(const Request& request) {
-  if (request.ByteSizeLong() > settings_.max_request_bytes) {
-    log::error("OTLP: a metrics request of ", request.ByteSizeLong(), " bytes exceeds the ",
+void ExportWorker::send(const std::string& request, size_t items) {
+  if (request.size() > settings_.max_request_bytes) {
+    log::error("OTLP: a ", signal_name(signal_), " request of ", request.size(), " bytes exceeds the ",
                settings_.max_request_bytes, "-byte limit; not sent");
     std::lock_guard<std::mutex> lock(mutex_);
-    ++stats_.failed;
+    stats_.failed += items;
     return;
   }
   thread_local std::minstd_rand jitter(std::random_device{}());
@@ -97,38 +111,39 @@ void ExportWorker::send(const Request& request) {
     if (stopping_) deadline = std::min(deadline, shutdown_deadline_);
     auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (remaining.count() <= 0) {
-      ++stats_.failed;
+      stats_.failed += items;
       return;
     }
     lock.unlock();
     ExportResult r;
     try {
-      r = client_->export_metrics(request, std::min(settings_.request_timeout, remaining));
+      r = client_->export_request(request, std::min(settings_.request_timeout, remaining));
     } catch (const std::exception& e) {
       r.message = e.what();
     }
     lock.lock();
     if (r.kind == ExportResult::Kind::ok) {
-      ++stats_.sent;
+      stats_.sent += items;
       stats_.last_success_unix_ns =
           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
               .count();
-      if (failing_) log::info("OTLP: metrics export works again");
+      if (failing_) log::info("OTLP: ", signal_name(signal_), " export works again");
       failing_ = false;
-      if (r.rejected_points > 0 || !r.message.empty()) {
+      if (r.rejected > 0 || !r.message.empty()) {
         // Never retried: the collector has decided about this data.
-        stats_.rejected_points += static_cast<uint64_t>(std::max<int64_t>(0, r.rejected_points));
+        stats_.rejected += static_cast<uint64_t>(std::max<int64_t>(0, r.rejected));
         if (!partial_logged_)
-          log::warn("OTLP: the collector rejected ", r.rejected_points, " data points: ", r.message);
+          log::warn("OTLP: the collector rejected ", r.rejected, " of the ", signal_name(signal_), ": ", r.message);
         partial_logged_ = true;
       }
       return;
     }
-    if (!failing_) log::warn("OTLP: metrics export failed (", r.message, "); retrying in the background");
+    if (!failing_)
+      log::warn("OTLP: ", signal_name(signal_), " export failed (", r.message, "); retrying in the background");
     failing_ = true;
     // At shutdown each batch gets one attempt: no backoff fits in the deadline.
     if (r.kind == ExportResult::Kind::failed || stopping_) {
-      ++stats_.failed;
+      stats_.failed += items;
       return;
     }
     // Backoff with jitter (0.5x to 1.5x) unless the server said how long.
@@ -139,7 +154,7 @@ void ExportWorker::send(const Request& request) {
       backoff = std::min(backoff * 2, settings_.max_backoff);
     }
     if (Clock::now() + wait >= deadline) {
-      ++stats_.failed;
+      stats_.failed += items;
       return;
     }
     ++stats_.retries;

@@ -1,6 +1,7 @@
 #include "exporters/otlp/metric_conversion.h"
 
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "exporters/otlp/metric_names.h"
@@ -11,19 +12,19 @@ namespace {
 namespace pb = opentelemetry::proto::metrics::v1;
 using opentelemetry::proto::common::v1::KeyValue;
 
-using Attributes = std::vector<std::pair<std::string, std::string>>;
+using Attributes = MetricConverter::Attributes;
 
 // The sample's labels as OTLP attributes; nullopt when the sample is not
 // sent (a label value with no place in the convention).
 std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const OtlpName& name) {
   Attributes out;
   for (const auto& label : labels) {
-    std::pair<std::string, std::string> kv{label.name, label.value};
+    MetricConverter::Attribute kv{label.name, label.value};
     for (const auto& rename : name.attributes) {
       if (rename.label != label.name) continue;
       auto value = attribute_value(rename.style, label.value);
       if (!value) return std::nullopt;
-      kv = {rename.attribute, *value};
+      kv = {rename.attribute, *value, rename.style == ValueStyle::boolean};
     }
     out.push_back(std::move(kv));
   }
@@ -31,10 +32,13 @@ std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const 
 }
 
 void add_attributes(const Attributes& attributes, google::protobuf::RepeatedPtrField<KeyValue>& out) {
-  for (const auto& [key, value] : attributes) {
+  for (const auto& a : attributes) {
     KeyValue* kv = out.Add();
-    kv->set_key(key);
-    kv->mutable_value()->set_string_value(value);
+    kv->set_key(a.key);
+    if (a.boolean)
+      kv->mutable_value()->set_bool_value(a.value == "true");
+    else
+      kv->mutable_value()->set_string_value(a.value);
   }
 }
 
@@ -148,11 +152,12 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
   sm->mutable_scope()->set_name("jvmsight");
   sm->mutable_scope()->set_version(scope_version_);
   size_t points = 0;
+  std::set<std::string> written;  // each OTLP name once: the first family that maps to it
 
   for (const MetricFamily& family : families) {
     if (family.samples.empty()) continue;
     const OtlpName name = otlp_name(family);
-    if (name.name.empty()) continue;
+    if (name.name.empty() || !written.insert(name.name).second) continue;
     const bool delta = delta_for(family.type);
     pb::Metric* metric = sm->add_metrics();
     metric->set_name(name.name);

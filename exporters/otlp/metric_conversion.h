@@ -17,6 +17,14 @@ namespace jvmsight::otlp {
 
 class MetricConverter {
  public:
+  // One data point attribute.
+  struct Attribute {
+    std::string key;
+    std::string value;
+    bool boolean = false;  // sent as a bool ("true"/"false"), else as a string
+  };
+  using Attributes = std::vector<Attribute>;
+
   // start_unix_ns: when the agent started counting (cumulative start time).
   MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version);
 
@@ -39,7 +47,6 @@ class MetricConverter {
   bool delta_for(MetricType type) const;
   // The series' previous values (for delta), keyed by name and labels.
   Previous* previous(const std::string& key, bool& first);
-  using Attributes = std::vector<std::pair<std::string, std::string>>;
   void add_point(opentelemetry::proto::metrics::v1::Metric& metric, const OtlpName& name, const Sample& sample,
                  const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns);
   void add_histogram_point(opentelemetry::proto::metrics::v1::Histogram& h, const HistogramValue& v,

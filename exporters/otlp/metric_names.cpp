@@ -35,6 +35,9 @@ std::optional<std::string> attribute_value(ValueStyle style, const std::string& 
     }
     case ValueStyle::memory_type:
       return value == "nonheap" ? "non_heap" : value;
+    case ValueStyle::boolean:
+      if (value != "true" && value != "false") return std::nullopt;
+      break;
     case ValueStyle::as_is:
       break;
   }
@@ -54,12 +57,25 @@ const std::vector<NameRow>& name_table() {
   const AttributeRename buffer_pool{"pool", "jvm.buffer.pool.name"};
   const AttributeRename area{"area", "jvm.memory.type", ValueStyle::memory_type};
   static const std::vector<NameRow> rows = {
+      // The daemon split comes first; jvm_threads_state carries
+      // jvm.thread.count only where the daemon flag cannot be read (the
+      // converter writes each OTLP name from the first family that has it).
+      {"jvmsight_threads_state_by_daemon",
+       "jvm.thread.count",
+       "{thread}",
+       Instrument::updown_sum,
+       {{"state", "jvm.thread.state", ValueStyle::thread_state},
+        {"daemon", "jvm.thread.daemon", ValueStyle::boolean}}},
       {"jvm_threads_state",
        "jvm.thread.count",
        "{thread}",
        Instrument::updown_sum,
        {{"state", "jvm.thread.state", ValueStyle::thread_state}}},
-      {"jvmsight_gc_pause_seconds", "jvm.gc.duration", "s", Instrument::histogram, {{"gc", "jvm.gc.name"}}},
+      {"jvmsight_gc_pause_seconds",
+       "jvm.gc.duration",
+       "s",
+       Instrument::histogram,
+       {{"gc", "jvm.gc.name"}, {"action", "jvm.gc.action"}}},
       {"jvm_threads_current", "jvmsight.threads.current", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_daemon", "jvmsight.threads.daemon", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_peak", "jvmsight.threads.peak", "{thread}", Instrument::gauge, {}},

@@ -28,6 +28,7 @@ enum class ValueStyle {
   as_is,
   thread_state,  // NEW -> new ...; client_java's UNKNOWN is no convention value: not sent
   memory_type,   // heap -> heap, nonheap -> non_heap (jvm.memory.type)
+  boolean,       // "true"/"false" sent as a boolean attribute (jvm.thread.daemon)
 };
 
 struct AttributeRename {

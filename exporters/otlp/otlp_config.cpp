@@ -252,6 +252,11 @@ ParsedConfig parse_config(const EnvLookup& env, const ConfigOverrides& overrides
     c.export_interval = std::chrono::milliseconds(60000);
   }
   r.milliseconds("OTEL_METRIC_EXPORT_TIMEOUT", c.export_timeout, 3600000);
+  r.milliseconds("OTEL_BSP_SCHEDULE_DELAY", c.span_delay, 3600000);
+  if (c.span_delay.count() < 100) {
+    r.bad("OTEL_BSP_SCHEDULE_DELAY", std::to_string(c.span_delay.count()), "at least 100 ms", "5000");
+    c.span_delay = std::chrono::milliseconds(5000);
+  }
   if (auto v = r.get("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE")) {
     std::string t = lower(trim(*v));
     if (t == "cumulative")

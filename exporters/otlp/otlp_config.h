@@ -41,6 +41,7 @@ struct OtlpConfig {
   SignalConfig logs;
   std::chrono::milliseconds export_interval{60000};
   std::chrono::milliseconds export_timeout{30000};
+  std::chrono::milliseconds span_delay{5000};  // OTEL_BSP_SCHEDULE_DELAY: how often spans are sent
   TemporalityPreference temporality = TemporalityPreference::cumulative;
   std::optional<std::string> service_name;  // OTEL_SERVICE_NAME
   std::string resource_attributes;          // OTEL_RESOURCE_ATTRIBUTES, raw (see resource.h)

@@ -4,15 +4,19 @@
  * The agent dlopens the plugin only when an OTLP endpoint is configured
  * (agent/otlp_plugin_loader.cpp), checks jvmsight_otlp_abi_version() against
  * the JVMSIGHT_OTLP_ABI_VERSION it was built with, and then:
- *   - calls jvmsight_otlp_start() once, at VMInit;
- *   - every export interval, on its agent thread, collects the neutral model
- *     and hands it to jvmsight_otlp_push_metrics(), which copies it into a
- *     bounded queue and returns: no network I/O on the caller's thread;
+ *   - calls jvmsight_otlp_start() once, at VMInit; it says which signals are
+ *     exported and how often;
+ *   - every metrics interval, on its agent thread, collects the neutral model
+ *     and hands it to jvmsight_otlp_push_metrics(); every spans interval it
+ *     takes what the span queue holds and hands it to jvmsight_otlp_push_spans();
+ *     each newly confirmed deadlock goes to jvmsight_otlp_push_deadlock().
+ *     Each copies into that signal's bounded queue and returns: no network
+ *     I/O on the caller's thread;
  *   - at VMDeath, pushes a last collection and calls jvmsight_otlp_shutdown()
  *     with a deadline (about a second): it never waits longer.
  *
- * Model pointers are opaque `const void*` standing for
- * `const jvmsight::MetricFamilies*` (model/telemetry.h). That is sound only
+ * Model pointers are opaque `const void*` standing for the model types
+ * named at each function (model/telemetry.h, span.h, deadlock.h). That is sound only
  * because both shared objects come from one build of one source tree; the
  * ABI version guards against mixing builds of different interface versions,
  * and the loader looks for the plugin only next to libjvmsight.so.
@@ -20,7 +24,7 @@
  * No C++ exception leaves any of these functions. */
 #include <stdint.h>
 
-#define JVMSIGHT_OTLP_ABI_VERSION 1u
+#define JVMSIGHT_OTLP_ABI_VERSION 2u
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,15 +42,29 @@ typedef struct jvmsight_otlp_host {
   const char* java_command;  /* sun.java.command: the default service.name comes from it */
 } jvmsight_otlp_host;
 
+/* What the plugin tells the agent: which signals it exports, and how often. */
+typedef struct jvmsight_otlp_schedule {
+  int64_t metrics_interval_ms; /* 0: metrics are not exported */
+  int64_t spans_interval_ms;   /* 0: spans are not exported */
+  int32_t deadlocks;           /* nonzero: deadlock records are exported */
+} jvmsight_otlp_schedule;
+
 typedef struct jvmsight_otlp jvmsight_otlp;
 
 typedef uint32_t (*jvmsight_otlp_abi_version_fn)(void);
 /* NULL when export is disabled or the configuration cannot work (the reason
- * is logged). On success *export_interval_ms is how often to push. */
-typedef jvmsight_otlp* (*jvmsight_otlp_start_fn)(const jvmsight_otlp_host* host, int64_t* export_interval_ms);
+ * is logged). On success *schedule says what to push and how often. */
+typedef jvmsight_otlp* (*jvmsight_otlp_start_fn)(const jvmsight_otlp_host* host, jvmsight_otlp_schedule* schedule);
+/* metric_families: `const jvmsight::MetricFamilies*`. */
 typedef void (*jvmsight_otlp_push_metrics_fn)(jvmsight_otlp* exporter, const void* metric_families);
-/* Adds the exporter's own counters (sent, failed, dropped, last success) to
- * a `jvmsight::MetricFamilies*`, so /metrics and the push both carry them. */
+/* spans: `const std::vector<jvmsight::SpanRecord>*`, at most 512 of them. */
+typedef void (*jvmsight_otlp_push_spans_fn)(jvmsight_otlp* exporter, const void* spans);
+/* report: `const jvmsight::DeadlockReport*`; text: the rendered report
+ * (threads, locks, stacks), as /deadlocks and the stderr line show it. */
+typedef void (*jvmsight_otlp_push_deadlock_fn)(jvmsight_otlp* exporter, const void* report, const char* text);
+/* Adds the exporter's own counters per signal (sent, failed, dropped, last
+ * success) to a `jvmsight::MetricFamilies*`, so /metrics and the push both
+ * carry them. */
 typedef void (*jvmsight_otlp_append_self_metrics_fn)(jvmsight_otlp* exporter, void* metric_families);
 typedef void (*jvmsight_otlp_shutdown_fn)(jvmsight_otlp* exporter, int64_t deadline_ms);
 
@@ -72,7 +90,8 @@ inline bool otlp_requested(const char* endpoint_option) {
   }
   auto set = [](const char* v) { return v != nullptr && *v != '\0'; };
   return set(endpoint_option) || set(std::getenv("OTEL_EXPORTER_OTLP_ENDPOINT")) ||
-         set(std::getenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"));
+         set(std::getenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")) ||
+         set(std::getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")) || set(std::getenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"));
 }
 
 }  // namespace jvmsight::otlp

@@ -59,8 +59,8 @@ bool jdk_offers(const Jdk& jdk, const std::string& gc) {
 
 struct AgentGc {
   Beans collections;                                  // jvm_gc_collection_seconds
-  std::map<std::string, long> pauses;                 // jvmsight_gc_pause_seconds_count by gc
-  std::map<std::string, double> pause_s;              // jvmsight_gc_pause_seconds_sum by gc
+  std::map<std::string, long> pauses;                 // jvmsight_gc_pause_seconds_count by gc (all actions)
+  std::map<std::string, double> pause_s;              // jvmsight_gc_pause_seconds_sum by gc (all actions)
   std::map<std::string, long> collections_in_pauses;  // jvmsight_gc_pause_collections_total
   long total_pauses = 0;
   double total_pause_s = 0;
@@ -72,13 +72,13 @@ AgentGc agent_view(const PromScrape& s) {
   for (const auto& c : s.all("jvm_gc_collection_seconds_sum"))
     v.collections[c.labels.at("gc")].time_ms = std::lround(c.value * 1000);
   for (const auto& c : s.all("jvmsight_gc_pause_seconds_count")) {
-    v.pauses[c.labels.at("gc")] = c.value;
+    v.pauses[c.labels.at("gc")] += c.value;
     v.total_pauses += c.value;
   }
   for (const auto& c : s.all("jvmsight_gc_pause_collections_total"))
     v.collections_in_pauses[c.labels.at("gc")] = c.value;
   for (const auto& c : s.all("jvmsight_gc_pause_seconds_sum")) {
-    v.pause_s[c.labels.at("gc")] = c.value;
+    v.pause_s[c.labels.at("gc")] += c.value;
     v.total_pause_s += c.value;
   }
   return v;

@@ -15,17 +15,19 @@ namespace {
 struct FakeObject {
   jlong tid = 0;
   jint status = 0;
+  jboolean daemon = JNI_FALSE;
   FakeObject* holder = nullptr;  // Thread.holder (JDK 19+ layout)
 };
 
 // Field ids are only compared, never dereferenced.
-FakeObject tid_field, holder_field, status_field, park_blocker_field, thread_class, holder_class;
+FakeObject tid_field, holder_field, status_field, daemon_field, park_blocker_field, thread_class, holder_class;
 
 struct FakeJvm {
   bool holder_layout = true;         // JDK 19+: threadStatus lives in Thread.FieldHolder
   std::vector<FakeObject*> threads;  // what GetAllThreads lists
   FakeObject* current = nullptr;     // the agent thread
   std::map<FakeObject*, int> global_refs;
+  int daemon_reads = 0;
 
   int outstanding() const {
     int n = 0;
@@ -52,6 +54,7 @@ jfieldID JNICALL get_field_id(JNIEnv*, jclass cls, const char* name, const char*
   if (!on_holder && std::strcmp(name, "parkBlocker") == 0) return field(&park_blocker_field);
   if (!on_holder && std::strcmp(name, "holder") == 0) return jvm->holder_layout ? field(&holder_field) : nullptr;
   if (std::strcmp(name, "threadStatus") == 0 && on_holder == jvm->holder_layout) return field(&status_field);
+  if (std::strcmp(name, "daemon") == 0 && on_holder == jvm->holder_layout) return field(&daemon_field);
   return nullptr;
 }
 jboolean JNICALL exception_check(JNIEnv*) { return JNI_FALSE; }
@@ -68,6 +71,11 @@ jobject JNICALL get_object_field(JNIEnv*, jobject o, jfieldID f) {
 jint JNICALL get_int_field(JNIEnv*, jobject o, jfieldID f) {
   EXPECT_EQ(f, field(&status_field));
   return obj(o)->status;
+}
+jboolean JNICALL get_boolean_field(JNIEnv*, jobject o, jfieldID f) {
+  EXPECT_EQ(f, field(&daemon_field));
+  ++jvm->daemon_reads;
+  return obj(o)->daemon;
 }
 jobject JNICALL new_global_ref(JNIEnv*, jobject o) {
   if (o != nullptr) ++jvm->global_refs[obj(o)];
@@ -107,6 +115,7 @@ class ThreadRosterTest : public ::testing::Test {
     jni_table_.GetLongField = get_long_field;
     jni_table_.GetObjectField = get_object_field;
     jni_table_.GetIntField = get_int_field;
+    jni_table_.GetBooleanField = get_boolean_field;
     jni_table_.NewGlobalRef = new_global_ref;
     jni_table_.DeleteGlobalRef = delete_global_ref;
     jni_.functions = &jni_table_;
@@ -133,7 +142,7 @@ class ThreadRosterTest : public ::testing::Test {
   }
   std::vector<jlong> visited() {
     std::vector<jlong> ids;
-    EXPECT_TRUE(roster_.for_each(&jni_, &jvmti_, [&](jthread t, jint) { ids.push_back(obj(t)->tid); }));
+    EXPECT_TRUE(roster_.for_each(&jni_, &jvmti_, [&](jthread t, jint, bool) { ids.push_back(obj(t)->tid); }));
     return ids;
   }
 
@@ -143,7 +152,7 @@ class ThreadRosterTest : public ::testing::Test {
   JNIEnv jni_{};
   jvmtiInterface_1_ jvmti_table_{};
   jvmtiEnv jvmti_{};
-  FakeObject agent_{999, runnable, nullptr};
+  FakeObject agent_{999, runnable, JNI_FALSE, nullptr};
   std::map<jlong, FakeObject> objects_, holders_;
   ThreadRoster roster_;
 };
@@ -155,6 +164,25 @@ TEST_F(ThreadRosterTest, ListsLiveThreadsButTheAgentsOwn) {
   thread(3, 0);  // listed but not started yet
   EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
   EXPECT_EQ(world_.outstanding(), 6);  // a thread and a holder for each listed thread, the unstarted one too
+}
+
+// The daemon flag comes from the status holder (both layouts), read when the
+// thread is listed, not on every walk: a started thread's flag never changes.
+TEST_F(ThreadRosterTest, DaemonFlagReadOncePerListing) {
+  for (bool holder_layout : {true, false}) {
+    world_ = FakeJvm{};
+    world_.holder_layout = holder_layout;
+    world_.current = &agent_;
+    ThreadRoster roster;
+    thread(1, runnable);
+    thread(2, runnable);
+    (holder_layout ? holders_[2] : objects_[2]).daemon = JNI_TRUE;
+    std::map<jlong, bool> daemon;
+    for (int walk = 0; walk < 3; ++walk)
+      EXPECT_TRUE(roster.for_each(&jni_, &jvmti_, [&](jthread t, jint, bool d) { daemon[obj(t)->tid] = d; }));
+    EXPECT_EQ(daemon, (std::map<jlong, bool>{{1, false}, {2, true}})) << holder_layout;
+    EXPECT_EQ(world_.daemon_reads, 2) << holder_layout;
+  }
 }
 
 TEST_F(ThreadRosterTest, ThreadWhoseStatusHolderReadsNullKeepsNoReference) {

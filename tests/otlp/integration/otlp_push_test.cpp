@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
+#include <thread>
 #include <sstream>
 #include <tuple>
 
@@ -35,12 +37,15 @@ struct PushingJvm {
   int port = 0;
 
   PushingJvm(const Jdk& jdk, const std::string& main_class, std::map<std::string, std::string> env,
-             const std::vector<std::string>& jvm_args = {}, const std::vector<std::string>& args = {}) {
-    for (const char* v : {"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_SDK_DISABLED",
+             const std::vector<std::string>& jvm_args = {}, const std::vector<std::string>& args = {},
+             const std::string& agent_options = "") {
+    for (const char* v : {"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+                          "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_SDK_DISABLED",
                           "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_EXPORTER_OTLP_HEADERS",
-                          "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_METRIC_EXPORT_INTERVAL"})
+                          "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_BSP_SCHEDULE_DELAY"})
       env.emplace(v, "");
-    std::vector<std::string> all{agentpath_arg("port=0,host=127.0.0.1,portfile=" + dir.path("port"))};
+    std::vector<std::string> all{agentpath_arg("port=0,host=127.0.0.1,portfile=" + dir.path("port") +
+                                               (agent_options.empty() ? "" : "," + agent_options))};
     all.insert(all.end(), jvm_args.begin(), jvm_args.end());
     process = std::make_unique<Process>(java_command(jdk, all, main_class, args), env);
     if (!process->wait_for_line("READY", 60s)) {
@@ -57,7 +62,8 @@ struct PushingJvm {
 std::map<std::string, std::string> push_env(const OtlpReceiver& r, const std::string& protocol) {
   return {{"OTEL_EXPORTER_OTLP_ENDPOINT", r.endpoint()},
           {"OTEL_EXPORTER_OTLP_PROTOCOL", protocol == "grpc" ? "grpc" : "http/protobuf"},
-          {"OTEL_METRIC_EXPORT_INTERVAL", "200"}};
+          {"OTEL_METRIC_EXPORT_INTERVAL", "200"},
+          {"OTEL_BSP_SCHEDULE_DELAY", "200"}};
 }
 
 const pb::Metric* find_metric(const MetricsRequest& r, const std::string& name) {
@@ -172,11 +178,18 @@ TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
     ASSERT_TRUE(receiver->wait_for_more_than(seen, 10s));
     const MetricsRequest request = receiver->received().back().request;
     std::map<std::string, long> durations, collections;
+    std::string actions_bad;
     if (const pb::Metric* m = find_metric(request, "jvm.gc.duration"))
-      for (const auto& p : m->histogram().data_points()) durations[attribute(p, "jvm.gc.name")] = p.count();
+      for (const auto& p : m->histogram().data_points()) {
+        durations[attribute(p, "jvm.gc.name")] += p.count();
+        // Serial GC's notifications say "end of minor GC" / "end of major GC".
+        const std::string action = attribute(p, "jvm.gc.action");
+        if (action != "end of minor GC" && action != "end of major GC" && action != "unknown")
+          actions_bad += "jvm.gc.action '" + action + "'; ";
+      }
     if (const pb::Metric* m = find_metric(request, "jvmsight.gc.collection"))
       for (const auto& p : m->summary().data_points()) collections[attribute(p, "gc")] = p.count();
-    diff.clear();
+    diff = actions_bad;
     long pauses = 0, bean_total = 0;
     for (const auto& [name, count] : durations) {
       pauses += count;
@@ -195,6 +208,110 @@ TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
   EXPECT_EQ(diff, "");
 }
 
+std::string span_attribute(const opentelemetry::proto::trace::v1::Span& s, const std::string& key) {
+  for (const auto& kv : s.attributes())
+    if (kv.key() == key) return kv.value().string_value();
+  return "";
+}
+
+// Every GC pause at or above gc_span_min_ms becomes one span. With the
+// threshold at 0 and Serial GC (every collection is one pause, and the
+// fixture collects nothing before its first command), the spans received
+// equal the GarbageCollectorMXBeans' total count. Each span is a root span
+// with its own random ids, kind INTERNAL, its end not before its start, and
+// its duration the pause's exact duration.
+TEST_P(OtlpPush, GcPausesArriveAsSpans) {
+  namespace tpb = opentelemetry::proto::trace::v1;
+  auto receiver = start_receiver(protocol());
+  ASSERT_TRUE(receiver);
+  PushingJvm jvm(jdk(), "GcChurn", push_env(*receiver, protocol()), {"-XX:+UseSerialGC", "-Xmx256m"}, {},
+                 "gc_span_min_ms=0");
+  ASSERT_GT(jvm.port, 0);
+  jvm.process->send("churn 3 100");
+  ASSERT_TRUE(jvm.process->wait_for_line("CHURNED", 60s));
+  jvm.process->send("gc");
+  std::string line = jvm.process->wait_for_line("GC ", 30s).value_or("GC ");
+  long bean_total = 0;
+  std::stringstream entries(line.substr(3));
+  for (std::string e; std::getline(entries, e, ';');) bean_total += std::stol(e.substr(e.find('=') + 1));
+  ASSERT_GE(bean_total, 3) << line;
+
+  // Bounded by time: a pause no notification matched settles up to 10 s late.
+  std::vector<tpb::Span> spans;
+  for (auto until = std::chrono::steady_clock::now() + 25s; std::chrono::steady_clock::now() < until;) {
+    spans.clear();
+    for (const auto& r : receiver->received("traces"))
+      for (const auto& rs : r.traces.resource_spans())
+        for (const auto& ss : rs.scope_spans())
+          for (const auto& s : ss.spans())
+            if (s.name() == "gc.pause") spans.push_back(s);
+    if (static_cast<long>(spans.size()) >= bean_total) break;
+    std::this_thread::sleep_for(200ms);
+  }
+  EXPECT_EQ(static_cast<long>(spans.size()), bean_total);
+  std::set<std::string> span_ids, trace_ids;
+  for (const auto& s : spans) {
+    EXPECT_EQ(s.kind(), tpb::Span::SPAN_KIND_INTERNAL);
+    EXPECT_EQ(s.trace_id().size(), 16u);
+    EXPECT_EQ(s.span_id().size(), 8u);
+    EXPECT_TRUE(s.parent_span_id().empty());
+    EXPECT_GE(s.end_time_unix_nano(), s.start_time_unix_nano());
+    EXPECT_GT(s.start_time_unix_nano(), 1'000'000'000'000'000'000ull);  // wall clock, after 2001
+    EXPECT_FALSE(span_attribute(s, "gc").empty());
+    span_ids.insert(s.span_id());
+    trace_ids.insert(s.trace_id());
+  }
+  EXPECT_EQ(span_ids.size(), spans.size());
+  EXPECT_EQ(trace_ids.size(), spans.size());
+  const auto traces = receiver->received("traces");
+  ASSERT_FALSE(traces.empty());
+  EXPECT_EQ(traces.back().traces.resource_spans(0).scope_spans(0).scope().name(), "jvmsight");
+}
+
+// A deadlock cycle reaches the collector once, as one ERROR log record
+// naming the threads (as ThreadMXBean names them in the fixture) and the
+// locks, with the report's stacks in the body, while nobody scrapes.
+TEST_P(OtlpPush, DeadlockArrivesAsOneLogRecord) {
+  namespace lpb = opentelemetry::proto::logs::v1;
+  auto receiver = start_receiver(protocol());
+  ASSERT_TRUE(receiver);
+  PushingJvm jvm(jdk(), "Deadlocks", push_env(*receiver, protocol()), {}, {"monitor2"}, "deadlock_check_ms=100");
+  ASSERT_GT(jvm.port, 0);
+  std::string line = jvm.process->wait_for_line("DEADLOCKED", 30s).value_or("");
+  ASSERT_FALSE(line.empty()) << jvm.process->err();
+  std::set<std::string> jvm_names;  // "DEADLOCKED names=a,b all=..."
+  std::stringstream names(line.substr(line.find("names=") + 6, line.find(' ', line.find("names=")) -
+                                                                     line.find("names=") - 6));
+  for (std::string n; std::getline(names, n, ',');) jvm_names.insert(n);
+  ASSERT_EQ(jvm_names.size(), 2u) << line;
+
+  ASSERT_TRUE(receiver->wait_for_more_than(0, 20s, "logs")) << jvm.process->err();
+  // Many more checks find the same cycle meanwhile: it must not be sent again.
+  std::this_thread::sleep_for(1500ms);
+  std::vector<lpb::LogRecord> records;
+  for (const auto& r : receiver->received("logs"))
+    for (const auto& rl : r.logs.resource_logs())
+      for (const auto& sl : rl.scope_logs())
+        for (const auto& lr : sl.log_records()) records.push_back(lr);
+  ASSERT_EQ(records.size(), 1u);
+  const lpb::LogRecord& record = records[0];
+  EXPECT_EQ(record.severity_number(), lpb::SEVERITY_NUMBER_ERROR);
+  EXPECT_EQ(record.severity_text(), "ERROR");
+  EXPECT_EQ(record.event_name(), "jvmsight.deadlock");
+  std::set<std::string> pushed_names, lock_classes;
+  for (const auto& kv : record.attributes()) {
+    if (kv.key() == "jvmsight.deadlock.thread.names")
+      for (const auto& v : kv.value().array_value().values()) pushed_names.insert(v.string_value());
+    if (kv.key() == "jvmsight.deadlock.lock.classes")
+      for (const auto& v : kv.value().array_value().values()) lock_classes.insert(v.string_value());
+  }
+  EXPECT_EQ(pushed_names, jvm_names);
+  EXPECT_EQ(lock_classes, std::set<std::string>{"Deadlocks$Resource"});
+  const std::string body = record.body().string_value();
+  for (const auto& n : jvm_names) EXPECT_NE(body.find(n), std::string::npos) << body;
+  EXPECT_NE(body.find("Deadlocks"), std::string::npos) << body;  // the stacks' frames
+}
+
 // UNAVAILABLE twice, then OK: the data arrives after retries, none is given up.
 TEST_P(OtlpPush, RetriesWhenTheReceiverIsUnavailable) {
   auto receiver = start_receiver(protocol());
@@ -208,12 +325,15 @@ TEST_P(OtlpPush, RetriesWhenTheReceiverIsUnavailable) {
   PromScrape s("");
   for (auto until = std::chrono::steady_clock::now() + 10s; std::chrono::steady_clock::now() < until;) {
     s = PromScrape(http_get(jvm.port, "/metrics").body);
-    if (s.value("jvmsight_otlp_exports_total", {{"result", "sent"}}).value_or(0) >= 1) break;
+    if (s.value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "sent"}}).value_or(0) >= 1) break;
   }
-  EXPECT_EQ(s.value("jvmsight_otlp_exports_total", {{"result", "failed"}}).value_or(-1), 0);
-  EXPECT_GE(s.value("jvmsight_otlp_retries_total").value_or(0), 2);
-  EXPECT_GE(s.value("jvmsight_otlp_exports_total", {{"result", "sent"}}).value_or(0), 1);
-  EXPECT_GT(s.value("jvmsight_otlp_last_success_timestamp_seconds").value_or(0), 1e9);
+  EXPECT_EQ(s.value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "failed"}}).value_or(-1), 0);
+  EXPECT_GE(s.value("jvmsight_otlp_retries_total", {{"signal", "metrics"}}).value_or(0), 2);
+  EXPECT_GE(s.value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "sent"}}).value_or(0), 1);
+  EXPECT_GT(s.value("jvmsight_otlp_last_success_timestamp_seconds", {{"signal", "metrics"}}).value_or(0), 1e9);
+  // Each signal has its own counters; no span or deadlock failed meanwhile.
+  EXPECT_EQ(s.value("jvmsight_otlp_exports_total", {{"signal", "traces"}, {"result", "failed"}}).value_or(-1), 0);
+  EXPECT_EQ(s.value("jvmsight_otlp_dropped_total", {{"signal", "logs"}}).value_or(-1), 0);
 }
 
 // A collector that accepts TCP connections and never answers: the JVM still
@@ -236,7 +356,9 @@ TEST_P(OtlpPush, SilentEndpointDoesNotDelayExit) {
   // Until a batch waits behind one stuck on the silent endpoint (bounded).
   bool stuck = false;
   for (auto until = std::chrono::steady_clock::now() + 10s; !stuck && std::chrono::steady_clock::now() < until;)
-    stuck = PromScrape(http_get(jvm.port, "/metrics").body).value("jvmsight_otlp_queue_length").value_or(0) >= 1;
+    stuck = PromScrape(http_get(jvm.port, "/metrics").body)
+                .value("jvmsight_otlp_queue_length", {{"signal", "metrics"}})
+                .value_or(0) >= 1;
   ASSERT_TRUE(stuck) << "no export ever waited on the silent endpoint";
   auto start = std::chrono::steady_clock::now();
   jvm.process->send("exit");
@@ -265,7 +387,7 @@ TEST_P(OtlpOff, NoEndpointLoadsNothing) {
   EXPECT_FALSE(maps_library(jvm.process->pid(), "libprotobuf"));
   EXPECT_EQ(jvm.process->err().find("OTLP"), std::string::npos) << jvm.process->err();
   EXPECT_FALSE(
-      PromScrape(http_get(jvm.port, "/metrics").body).value("jvmsight_otlp_exports_total", {{"result", "sent"}}));
+      PromScrape(http_get(jvm.port, "/metrics").body).value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "sent"}}));
 }
 INSTANTIATE_TEST_SUITE_P(Jdks, OtlpOff, ::testing::ValuesIn(jdks()),
                          [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });

@@ -1,5 +1,5 @@
-// The HTTP receiver: POST /v1/metrics with a binary protobuf body (gzip
-// accepted), one request per connection (Connection: close), on its own
+// The HTTP receiver: POST /v1/metrics, /v1/traces and /v1/logs with a
+// binary protobuf body (gzip accepted), one request per connection (Connection: close), on its own
 // accept thread.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -107,12 +107,24 @@ class HttpReceiver : public OtlpReceiver {
       if (!gunzip(body, plain)) return reply(c, 400, "bad gzip");
       body.swap(plain);
     }
-    MetricsRequest request;
-    if (request_line.rfind("POST /v1/metrics ", 0) != 0) return reply(c, 404, "");
-    if (headers["content-type"] != "application/x-protobuf" || !request.ParseFromString(body))
-      return reply(c, 400, "bad body");
-    if (!record(request, headers)) return reply(c, 503, "");
-    reply(c, 200, "");  // an empty ExportMetricsServiceResponse: full success
+    Received r;
+    bool parsed = false;
+    if (request_line.rfind("POST /v1/metrics ", 0) == 0) {
+      r.signal = "metrics";
+      parsed = r.request.ParseFromString(body);
+    } else if (request_line.rfind("POST /v1/traces ", 0) == 0) {
+      r.signal = "traces";
+      parsed = r.traces.ParseFromString(body);
+    } else if (request_line.rfind("POST /v1/logs ", 0) == 0) {
+      r.signal = "logs";
+      parsed = r.logs.ParseFromString(body);
+    } else {
+      return reply(c, 404, "");
+    }
+    if (headers["content-type"] != "application/x-protobuf" || !parsed) return reply(c, 400, "bad body");
+    r.headers = headers;
+    if (!record(std::move(r))) return reply(c, 503, "");
+    reply(c, 200, "");  // an empty Export*ServiceResponse: full success
   }
 
   static void reply(int c, int status, const std::string& body) {

@@ -1,5 +1,7 @@
 #include "tests/otlp/receiver/otlp_receiver.h"
 
+#include <algorithm>
+
 namespace jvmsight::test {
 
 void OtlpReceiver::fail_next(int n) {
@@ -7,9 +9,12 @@ void OtlpReceiver::fail_next(int n) {
   fail_next_ = n;
 }
 
-std::vector<Received> OtlpReceiver::received() const {
+std::vector<Received> OtlpReceiver::received(const std::string& signal) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return received_;
+  std::vector<Received> out;
+  for (const auto& r : received_)
+    if (r.signal == signal) out.push_back(r);
+  return out;
 }
 
 size_t OtlpReceiver::failures_answered() const {
@@ -17,19 +22,24 @@ size_t OtlpReceiver::failures_answered() const {
   return failures_;
 }
 
-bool OtlpReceiver::wait_for_more_than(size_t count, std::chrono::milliseconds timeout) const {
+bool OtlpReceiver::wait_for_more_than(size_t count, std::chrono::milliseconds timeout,
+                                      const std::string& signal) const {
   std::unique_lock<std::mutex> lock(mutex_);
-  return changed_.wait_for(lock, timeout, [&] { return received_.size() > count; });
+  return changed_.wait_for(lock, timeout, [&] {
+    return static_cast<size_t>(std::count_if(received_.begin(), received_.end(),
+                                             [&](const Received& r) { return r.signal == signal; })) > count;
+  });
 }
 
-bool OtlpReceiver::record(const MetricsRequest& request, std::map<std::string, std::string> headers) {
+bool OtlpReceiver::record(Received received) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (fail_next_ > 0) {
     --fail_next_;
     ++failures_;
     return false;
   }
-  received_.push_back({request, std::move(headers), std::chrono::steady_clock::now()});
+  received.at = std::chrono::steady_clock::now();
+  received_.push_back(std::move(received));
   changed_.notify_all();
   return true;
 }

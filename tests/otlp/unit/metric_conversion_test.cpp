@@ -239,5 +239,38 @@ TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
   EXPECT_EQ(attr(threads->sum().data_points(0).attributes(), "jvm.thread.state"), "runnable");
 }
 
+// jvm.thread.daemon x jvm.thread.state: from the daemon split when the
+// collector has one (listed first), as a boolean attribute; the plain
+// state family then sends nothing under the same name.
+TEST(MetricConversion, ThreadCountByDaemonAndState) {
+  MetricFamilies f;
+  auto& by_daemon = add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon");
+  add_sample(by_daemon, 4, {{"state", "WAITING"}, {"daemon", "true"}});
+  add_sample(by_daemon, 1, {{"state", "WAITING"}, {"daemon", "false"}});
+  add_sample(add_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "v");
+  Request r = convert(c, f, 2'000'000'000);
+  int count_metrics = 0;
+  for (const auto& m : r.resource_metrics(0).scope_metrics(0).metrics()) count_metrics += m.name() == "jvm.thread.count";
+  EXPECT_EQ(count_metrics, 1);
+  const pb::Metric* m = find(r, "jvm.thread.count");
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(m->sum().is_monotonic());
+  ASSERT_EQ(m->sum().data_points_size(), 2);
+  const auto& daemon_point = m->sum().data_points(0);
+  EXPECT_EQ(attr(daemon_point.attributes(), "jvm.thread.state"), "waiting");
+  EXPECT_EQ(daemon_point.as_double(), 4);
+  bool found = false;
+  for (const auto& kv : daemon_point.attributes())
+    if (kv.key() == "jvm.thread.daemon") {
+      found = true;
+      EXPECT_TRUE(kv.value().has_bool_value());
+      EXPECT_TRUE(kv.value().bool_value());
+    }
+  EXPECT_TRUE(found);
+  for (const auto& kv : m->sum().data_points(1).attributes())
+    if (kv.key() == "jvm.thread.daemon") EXPECT_FALSE(kv.value().bool_value());
+}
+
 }  // namespace
 }  // namespace jvmsight::otlp

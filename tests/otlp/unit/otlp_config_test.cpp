@@ -33,6 +33,40 @@ TEST(OtlpConfig, DefaultsWithoutEnvironment) {
   EXPECT_EQ(p.config.export_timeout.count(), 30000);
   EXPECT_EQ(p.config.temporality, TemporalityPreference::cumulative);
   EXPECT_FALSE(p.config.sdk_disabled);
+  EXPECT_EQ(p.config.span_delay.count(), 5000);
+}
+
+// OTEL_BSP_SCHEDULE_DELAY: how often spans are sent; below 100 ms or not a
+// number is one message and the default.
+TEST(OtlpConfig, SpanDelayFromTheBatchProcessorVariable) {
+  FakeEnv env;
+  env.vars["OTEL_BSP_SCHEDULE_DELAY"] = "250";
+  EXPECT_EQ(parse_config(env.lookup()).config.span_delay.count(), 250);
+  for (const char* bad : {"5", "soon"}) {
+    env.vars["OTEL_BSP_SCHEDULE_DELAY"] = bad;
+    ParsedConfig p = parse_config(env.lookup());
+    EXPECT_EQ(p.config.span_delay.count(), 5000) << bad;
+    ASSERT_EQ(p.problems.size(), 1u) << bad;
+    EXPECT_NE(p.problems[0].find("OTEL_BSP_SCHEDULE_DELAY"), std::string::npos);
+  }
+}
+
+// Traces and logs have endpoints of their own: a per-signal endpoint turns
+// on that signal alone.
+TEST(OtlpConfig, PerSignalEndpointTurnsOnThatSignalOnly) {
+  FakeEnv env;
+  env.vars["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"] = "http://logs:4318/custom";
+  env.vars["OTEL_EXPORTER_OTLP_LOGS_PROTOCOL"] = "http/protobuf";
+  ParsedConfig p = parse_config(env.lookup());
+  EXPECT_TRUE(p.config.logs.endpoint_set);
+  EXPECT_EQ(p.config.logs.endpoint, "http://logs:4318/custom");
+  EXPECT_FALSE(p.config.metrics.endpoint_set);
+  EXPECT_FALSE(p.config.traces.endpoint_set);
+  env.vars["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://all:4318";
+  env.vars["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf";
+  p = parse_config(env.lookup());
+  EXPECT_EQ(p.config.traces.endpoint, "http://all:4318/v1/traces");
+  EXPECT_EQ(p.config.logs.endpoint, "http://logs:4318/custom");
 }
 
 TEST(OtlpConfig, HttpAppendsSignalPathToGeneralEndpointButNotToPerSignal) {

@@ -1,5 +1,5 @@
-// OTLP/HTTP with binary protobuf: POST to /v1/metrics with libcurl (one
-// handle, so the connection is kept alive between exports). Retryable
+// OTLP/HTTP with binary protobuf: POST to /v1/<signal> with libcurl (one
+// handle per signal, so the connection is kept alive between exports). Retryable
 // statuses per the OTLP specification: 429, 502, 503, 504, honouring
 // Retry-After.
 #include <curl/curl.h>
@@ -8,13 +8,11 @@
 #include <cctype>
 #include <mutex>
 
-#include "exporters/otlp/metrics_client.h"
+#include "exporters/otlp/export_client.h"
 #include "exporters/otlp/retry_info.h"
 
 namespace jvmsight::otlp {
 namespace {
-
-namespace collector = opentelemetry::proto::collector::metrics::v1;
 
 bool gzip(const std::string& in, std::string& out) {
   z_stream z{};
@@ -49,28 +47,23 @@ size_t collect_header(char* data, size_t size, size_t n, void* out) {
   return size * n;
 }
 
-class HttpMetricsClient : public MetricsClient {
+class HttpClient : public ExportClient {
  public:
-  explicit HttpMetricsClient(SignalConfig config) : config_(std::move(config)), curl_(curl_easy_init()) {
+  explicit HttpClient(SignalConfig config) : config_(std::move(config)), curl_(curl_easy_init()) {
     headers_ = curl_slist_append(headers_, "Content-Type: application/x-protobuf");
     if (config_.compression == Compression::gzip) headers_ = curl_slist_append(headers_, "Content-Encoding: gzip");
     for (const auto& [key, value] : config_.headers)
       headers_ = curl_slist_append(headers_, (key + ": " + value).c_str());
   }
-  ~HttpMetricsClient() override {
+  ~HttpClient() override {
     curl_slist_free_all(headers_);
     if (curl_) curl_easy_cleanup(curl_);
   }
   bool ok() const { return curl_ != nullptr; }
 
-  ExportResult export_metrics(const collector::ExportMetricsServiceRequest& request,
-                              std::chrono::milliseconds timeout) override {
+  ExportResult export_request(const std::string& request_bytes, std::chrono::milliseconds timeout) override {
     ExportResult result;
-    std::string body;
-    if (!request.SerializeToString(&body)) {
-      result.message = "cannot serialize the request";
-      return result;
-    }
+    std::string body = request_bytes;
     if (config_.compression == Compression::gzip) {
       std::string packed;
       if (!gzip(body, packed)) {
@@ -109,11 +102,7 @@ class HttpMetricsClient : public MetricsClient {
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     if (status >= 200 && status < 300) {
       result.kind = ExportResult::Kind::ok;
-      collector::ExportMetricsServiceResponse parsed;
-      if (!response.empty() && parsed.ParseFromString(response) && parsed.has_partial_success()) {
-        result.rejected_points = parsed.partial_success().rejected_data_points();
-        result.message = parsed.partial_success().error_message();
-      }
+      read_partial_success(response, result);
       return result;
     }
     result.message = "HTTP status " + std::to_string(status);
@@ -131,10 +120,10 @@ class HttpMetricsClient : public MetricsClient {
 
 }  // namespace
 
-std::unique_ptr<MetricsClient> make_http_metrics_client(const SignalConfig& config, std::string& error) {
+std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::string& error) {
   static std::once_flag init;
   std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  auto client = std::make_unique<HttpMetricsClient>(config);
+  auto client = std::make_unique<HttpClient>(config);
   if (!client->ok()) {
     error = "cannot initialise libcurl";
     return nullptr;
