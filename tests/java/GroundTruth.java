@@ -48,11 +48,30 @@ final class GroundTruth {
         return b.toString();
     }
 
+    /**
+     * Daemon threads by Thread.State (ThreadInfo.isDaemon), for OTLP's
+     * jvm.thread.count by jvm.thread.daemon; the calling thread counted as
+     * in threads().
+     */
+    static String daemonStates() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<String, Long> c = new TreeMap<>();
+        for (Thread.State s : Thread.State.values()) c.put(s.name(), 0L);
+        long self = Thread.currentThread().getId();
+        for (ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
+            if (ti == null || !ti.isDaemon()) continue;
+            c.merge(ti.getThreadId() == self ? "RUNNABLE" : ti.getThreadState().name(), 1L, Long::sum);
+        }
+        StringBuilder b = new StringBuilder();
+        c.forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return b.toString();
+    }
+
     private static final java.util.List<Thread> spawned = new java.util.ArrayList<>();
 
     /**
      * Serves commands from stdin until EOF or "exit": "report" prints a fresh
-     * THREADS line; "spawn N" starts N sleeping threads and "end" ends them
+     * THREADS line; "daemons" a DAEMONS line (daemonStates()); "spawn N" starts N sleeping threads and "end" ends them
      * (each answered by a DONE line once the threads are running or gone).
      */
     static void serveCommands() throws Exception {
@@ -69,6 +88,7 @@ final class GroundTruth {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String line; (line = in.readLine()) != null; ) {
             if (line.equals("report")) System.out.println("THREADS " + threads());
+            else if (line.equals("daemons")) System.out.println("DAEMONS " + daemonStates());
             else if (line.equals("exit")) break;
             else if (line.startsWith("spawn ")) {
                 Map<Thread, Thread.State> expected = new java.util.HashMap<>();

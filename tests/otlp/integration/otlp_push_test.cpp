@@ -96,6 +96,14 @@ bool maps_library(pid_t pid, const std::string& name) {
   return false;
 }
 
+// The fixture's "DAEMONS NEW=.. RUNNABLE=.." line (GroundTruth.daemonStates), fresh.
+std::string daemon_report(Process& fixture) {
+  size_t before = 0;
+  for (size_t n = 1; fixture.wait_for_line("DAEMONS ", 0ms, n); ++n) before = n;
+  fixture.send("daemons");
+  return fixture.wait_for_line("DAEMONS ", 30s, before + 1).value_or("");
+}
+
 class OtlpPush : public ::testing::TestWithParam<Param> {
  protected:
   const Jdk& jdk() const { return std::get<0>(GetParam()); }
@@ -116,24 +124,40 @@ TEST_P(OtlpPush, ThreadCountsHeadersAndResourceArrive) {
   ASSERT_GT(jvm.port, 0);
   EXPECT_TRUE(maps_library(jvm.process->pid(), "libjvmsight-otlp.so"));
 
-  // Bounded: the JVM's own service threads may wake between the two views.
+  // Bounded: the JVM's own service threads may wake between the views.
+  // Both the state totals (summed over jvm.thread.daemon) and the daemon
+  // threads per state must match what the fixture's ThreadMXBean says.
   std::string diff = "nothing received";
   for (int attempt = 0; attempt < 15 && !diff.empty(); ++attempt) {
     auto truth = parse_report(request_report(*jvm.process));
+    auto daemons = parse_report(daemon_report(*jvm.process));
     size_t seen = receiver->received().size();
     ASSERT_TRUE(receiver->wait_for_more_than(seen, 10s)) << jvm.process->err();
     const MetricsRequest request = receiver->received().back().request;
     const pb::Metric* m = find_metric(request, "jvm.thread.count");
     ASSERT_NE(m, nullptr);
-    std::map<std::string, long> pushed;
-    for (const auto& p : m->sum().data_points())
-      pushed[attribute(p, "jvm.thread.state")] = static_cast<long>(p.as_double());
-    diff.clear();
+    std::map<std::string, long> pushed, pushed_daemon;
+    bool daemon_attribute_everywhere = true;
+    for (const auto& p : m->sum().data_points()) {
+      const std::string state = attribute(p, "jvm.thread.state");
+      pushed[state] += static_cast<long>(p.as_double());
+      bool has_daemon = false;
+      for (const auto& kv : p.attributes())
+        if (kv.key() == "jvm.thread.daemon" && kv.value().has_bool_value()) {
+          has_daemon = true;
+          if (kv.value().bool_value()) pushed_daemon[state] += static_cast<long>(p.as_double());
+        }
+      daemon_attribute_everywhere = daemon_attribute_everywhere && has_daemon;
+    }
+    diff = daemon_attribute_everywhere ? "" : "a point without a boolean jvm.thread.daemon; ";
     for (const char* state : {"NEW", "RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "TERMINATED"}) {
       std::string lower = state;
       for (auto& c : lower) c = static_cast<char>(std::tolower(c));
       if (pushed[lower] != truth[state])
         diff += lower + " pushed " + std::to_string(pushed[lower]) + " JVM " + std::to_string(truth[state]) + "; ";
+      if (pushed_daemon[lower] != daemons[state])
+        diff += "daemon " + lower + " pushed " + std::to_string(pushed_daemon[lower]) + " JVM " +
+                std::to_string(daemons[state]) + "; ";
     }
   }
   EXPECT_EQ(diff, "");

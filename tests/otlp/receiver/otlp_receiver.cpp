@@ -4,9 +4,38 @@
 
 namespace jvmsight::test {
 
-void OtlpReceiver::fail_next(int n) {
+void OtlpReceiver::fail_next(int n) { script(std::vector<Reply>(static_cast<size_t>(n), {Reply::Kind::unavailable})); }
+
+void OtlpReceiver::script(std::vector<Reply> replies) {
   std::lock_guard<std::mutex> lock(mutex_);
-  fail_next_ = n;
+  script_ = std::move(replies);
+  std::reverse(script_.begin(), script_.end());  // popped from the back
+}
+
+void OtlpReceiver::set_reply_delay(std::chrono::milliseconds delay) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  delay_ = delay;
+}
+
+std::chrono::milliseconds OtlpReceiver::reply_delay() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return delay_;
+}
+
+void OtlpReceiver::record_abandoned(std::chrono::milliseconds waited) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  abandoned_.push_back(waited);
+  changed_.notify_all();
+}
+
+std::vector<std::chrono::milliseconds> OtlpReceiver::abandoned() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return abandoned_;
+}
+
+std::vector<std::chrono::steady_clock::time_point> OtlpReceiver::refused_at() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return refused_at_;
 }
 
 std::vector<Received> OtlpReceiver::received(const std::string& signal) const {
@@ -22,6 +51,11 @@ size_t OtlpReceiver::failures_answered() const {
   return failures_;
 }
 
+size_t OtlpReceiver::partials_answered() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return partials_;
+}
+
 bool OtlpReceiver::wait_for_more_than(size_t count, std::chrono::milliseconds timeout,
                                       const std::string& signal) const {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -31,17 +65,23 @@ bool OtlpReceiver::wait_for_more_than(size_t count, std::chrono::milliseconds ti
   });
 }
 
-bool OtlpReceiver::record(Received received) {
+Reply OtlpReceiver::record(Received received) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (fail_next_ > 0) {
-    --fail_next_;
-    ++failures_;
-    return false;
+  Reply reply;
+  if (!script_.empty()) {
+    reply = script_.back();
+    script_.pop_back();
   }
   received.at = std::chrono::steady_clock::now();
+  if (reply.kind == Reply::Kind::unavailable || reply.kind == Reply::Kind::throttled) {
+    ++failures_;
+    refused_at_.push_back(received.at);
+    return reply;
+  }
+  if (reply.kind == Reply::Kind::partial) ++partials_;
   received_.push_back(std::move(received));
   changed_.notify_all();
-  return true;
+  return reply;
 }
 
 }  // namespace jvmsight::test
