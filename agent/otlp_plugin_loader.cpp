@@ -4,21 +4,12 @@
 
 #include "agent/version.h"
 #include "common/log.h"
+#include "exporters/otlp/object_directory.h"
 
 namespace jvmsight {
 namespace {
 
 constexpr const char* plugin_file = "libjvmsight-otlp.so";
-
-// The directory of the shared object this code is in (libjvmsight.so):
-// the plugin must come from the same build, so it is looked for only there.
-std::string own_directory() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&own_directory), &info) == 0 || info.dli_fname == nullptr) return "";
-  std::string path = info.dli_fname;
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
 
 template <class Fn>
 bool resolve(void* handle, const char* name, Fn& out) {
@@ -30,7 +21,7 @@ bool resolve(void* handle, const char* name, Fn& out) {
 
 std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings) {
   if (!otlp::otlp_requested(settings.endpoint.c_str())) return nullptr;
-  const std::string path = own_directory() + "/" + plugin_file;
+  const std::string path = otlp::object_directory() + "/" + plugin_file;
   // RTLD_LOCAL: gRPC's and protobuf's symbols stay out of the JVM's namespace.
   // Never dlclosed: gRPC keeps threads that would run unmapped code.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -54,8 +45,7 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
                " (mixed builds?); nothing is pushed");
     return nullptr;
   }
-  if (!resolve(handle, "jvmsight_otlp_start", start) ||
-      !resolve(handle, "jvmsight_otlp_push_metrics", plugin->push_) ||
+  if (!resolve(handle, "jvmsight_otlp_start", start) || !resolve(handle, "jvmsight_otlp_push_metrics", plugin->push_) ||
       !resolve(handle, "jvmsight_otlp_push_spans", plugin->push_spans_) ||
       !resolve(handle, "jvmsight_otlp_push_deadlock", plugin->push_deadlock_) ||
       !resolve(handle, "jvmsight_otlp_append_self_metrics", plugin->self_metrics_) ||

@@ -3,8 +3,8 @@
 # parked threads, side by side in one run, per JDK: no agent, the agent
 # without OTLP (the default), and the agent pushing every second over
 # OTLP/HTTP to a local sink (bench/otlp_sink.py). Per configuration: RSS
-# (VmRSS) and threads (/proc/pid/task) after settling, and process CPU over
-# a window, from /proc; medians of R runs.
+# (VmRSS), threads (/proc/pid/task) and shared objects mapped after
+# settling, and process CPU over a window, from /proc; medians of R runs.
 # Usage: bench/otlp_cost.sh [threads=10000] [runs=3] [window_s=15]
 source "$(dirname "$0")/common.sh"
 THREADS=${1:-10000}
@@ -20,7 +20,7 @@ for _ in $(seq 50); do [ -s "$sink_out" ] && break; sleep 0.1; done
 SINK_PORT=$(head -1 "$sink_out")
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# measure <jdk> <config>: one run; prints "rss_kb threads cpu_percent"
+# measure <jdk> <config>: one run; prints "rss_kb threads cpu_percent objects"
 measure() {
   local jdk=$1 config=$2 tmp pid agent=() envs=()
   tmp=$(mktemp -d)
@@ -41,13 +41,14 @@ measure() {
   t0=$(ticks $pid)
   sleep "$WINDOW"
   t1=$(ticks $pid)
-  local rss threads
+  local rss threads objects
   rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
   threads=$(ls "/proc/$pid/task" | wc -l)
+  objects=$(awk '$6 ~ /\.so/ {print $6}' "/proc/$pid/maps" | sort -u | wc -l)
   kill $pid; wait $pid 2>/dev/null || true
   rm -rf "$tmp"
-  awk -v r="$rss" -v t="$threads" -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v w="$WINDOW" \
-    'BEGIN {printf "%d %d %.2f\n", r, t, 100 * d / hz / w}'
+  awk -v r="$rss" -v t="$threads" -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v w="$WINDOW" -v o="$objects" \
+    'BEGIN {printf "%d %d %.2f %d\n", r, t, 100 * d / hz / w, o}'
 }
 
 out=$(mktemp)
@@ -56,26 +57,27 @@ out=$(mktemp)
     "$(cut -d' ' -f1-3 /proc/loadavg)); $THREADS parked threads, nothing scrapes; medians of $RUNS runs;" \
     "CPU over ${WINDOW} s after 5 s of settling."
   echo
-  echo "| JDK | configuration | RSS (MiB) | threads | CPU (% of a core) | RSS over no agent (MiB) |"
-  echo "|---|---|---|---|---|---|"
+  echo "| JDK | configuration | RSS (MiB) | threads | shared objects | CPU (% of a core) | RSS over no agent (MiB) |"
+  echo "|---|---|---|---|---|---|---|"
 } >"$out"
 for jdk in $(bench_jdks); do
   base_rss=""
   for config in none agent otlp; do
-    rss=() thr=() cpu=()
+    rss=() thr=() cpu=() obj=()
     for _ in $(seq "$RUNS"); do
-      read -r r t c < <(measure "$jdk" "$config")
-      rss+=("$r") thr+=("$t") cpu+=("$c")
+      read -r r t c o < <(measure "$jdk" "$config")
+      rss+=("$r") thr+=("$t") cpu+=("$c") obj+=("$o")
     done
     r=$(printf '%s\n' "${rss[@]}" | median)
     t=$(printf '%s\n' "${thr[@]}" | median)
     c=$(printf '%s\n' "${cpu[@]}" | median)
+    o=$(printf '%s\n' "${obj[@]}" | median)
     [ -n "$base_rss" ] || base_rss=$r
     label=$config
     [ "$config" = none ] && label="no agent"
     [ "$config" = agent ] && label="agent, no OTLP (default)"
     [ "$config" = otlp ] && label="agent, OTLP/HTTP push every 1 s"
-    line="| $(basename "$jdk") | $label | $(awk -v r="$r" 'BEGIN {printf "%.1f", r / 1024}') | $t | $c | $(awk -v r="$r" -v b="$base_rss" 'BEGIN {printf "%+.1f", (r - b) / 1024}') |"
+    line="| $(basename "$jdk") | $label | $(awk -v r="$r" 'BEGIN {printf "%.1f", r / 1024}') | $t | $o | $c | $(awk -v r="$r" -v b="$base_rss" 'BEGIN {printf "%+.1f", (r - b) / 1024}') |"
     echo "$line"
     echo "$line" >>"$out"
   done

@@ -16,7 +16,8 @@ const char* signal_name(Signal signal) {
   return "?";
 }
 
-void read_partial_success(const std::string& response_bytes, ExportResult& result) {
+void read_partial_success(ExportResult& result) {
+  const std::string& response_bytes = result.response;
   // The three Export*ServiceResponse messages have the same wire layout:
   // partial_success = 1 { int64 rejected_<items> = 1; string error_message = 2 },
   // so the metrics message reads any of them.

@@ -1,9 +1,13 @@
 #pragma once
 // The transport seam: one export call (a serialized Export*ServiceRequest of
 // any signal) with a deadline, and what came of it. gRPC and HTTP/protobuf
-// implement it; the export worker retries on top. The transports never look
-// inside a request, so one client type serves metrics, traces and logs.
+// implement it, each in its own shared object (libjvmsight-otlp-grpc.so,
+// libjvmsight-otlp-http.so) that the plugin loads only for the protocol in
+// use (transport_loader.h); the export worker retries on top. Transports
+// move bytes only and never look inside a request or response, so one
+// client type serves metrics, traces and logs.
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,6 +24,7 @@ struct ExportResult {
   std::chrono::milliseconds retry_after{-1};  // from Retry-After / RetryInfo; -1: none given
   int64_t rejected = 0;                       // partial success: accepted, but not all of it
   std::string message;                        // the error, or the partial success' message
+  std::string response;                       // ok: the serialized Export*ServiceResponse (may be empty)
 };
 
 class ExportClient {
@@ -28,12 +33,14 @@ class ExportClient {
   virtual ExportResult export_request(const std::string& request_bytes, std::chrono::milliseconds timeout) = 0;
 };
 
-// Reads the partial_success of a serialized Export*ServiceResponse into
-// `result` (an empty or unparsable response is a full success).
-void read_partial_success(const std::string& response_bytes, ExportResult& result);
+// Reads the partial_success of result.response into `result` (an empty or
+// unparsable response is a full success).
+void read_partial_success(ExportResult& result);
 
-// Null (and error set) when the settings cannot work, e.g. an unreadable certificate.
-std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig& config, std::string& error);
-std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::string& error);
+// Each transport shared object exports one factory of this type, named
+// jvmsight_otlp_make_client: null (and *error set) when the settings cannot
+// work, e.g. an unreadable certificate. abi: JVMSIGHT_OTLP_ABI_VERSION of the
+// caller, refused if it differs (the objects come from different builds).
+using MakeClientFn = ExportClient* (*)(uint32_t abi, Signal signal, const SignalConfig* config, std::string* error);
 
 }  // namespace jvmsight::otlp

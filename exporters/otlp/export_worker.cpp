@@ -121,6 +121,7 @@ void ExportWorker::send(const std::string& request, size_t items) {
     } catch (const std::exception& e) {
       r.message = e.what();
     }
+    if (r.kind == ExportResult::Kind::ok) read_partial_success(r);
     lock.lock();
     if (r.kind == ExportResult::Kind::ok) {
       stats_.sent += items;

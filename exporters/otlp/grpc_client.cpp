@@ -11,6 +11,7 @@
 
 #include "exporters/otlp/export_client.h"
 #include "exporters/otlp/retry_info.h"
+#include "exporters/otlp/transport_factory.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -41,10 +42,8 @@ ExportResult result_of(const grpc::Status& status, const grpc::ByteBuffer& respo
   if (status.ok()) {
     result.kind = ExportResult::Kind::ok;
     std::vector<grpc::Slice> slices;
-    std::string bytes;
     if (response.Valid() && response.Dump(&slices).ok())
-      for (const auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
-    read_partial_success(bytes, result);
+      for (const auto& s : slices) result.response.append(reinterpret_cast<const char*>(s.begin()), s.size());
     return result;
   }
   result.message = "gRPC " + std::to_string(status.error_code()) + " " + status.error_message();
@@ -112,8 +111,6 @@ class GrpcClient : public ExportClient {
   grpc::CompletionQueue queue_;
 };
 
-}  // namespace
-
 std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig& config, std::string& error) {
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (config.tls) {
@@ -149,4 +146,7 @@ std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig
   return std::make_unique<GrpcClient>(std::move(channel), signal, config);
 }
 
+}  // namespace
 }  // namespace jvmsight::otlp
+
+JVMSIGHT_OTLP_TRANSPORT_FACTORY(jvmsight::otlp::make_grpc_client(signal, *config, *error))

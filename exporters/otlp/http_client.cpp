@@ -10,6 +10,7 @@
 
 #include "exporters/otlp/export_client.h"
 #include "exporters/otlp/retry_info.h"
+#include "exporters/otlp/transport_factory.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -102,7 +103,7 @@ class HttpClient : public ExportClient {
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     if (status >= 200 && status < 300) {
       result.kind = ExportResult::Kind::ok;
-      read_partial_success(response, result);
+      result.response = std::move(response);
       return result;
     }
     result.message = "HTTP status " + std::to_string(status);
@@ -118,8 +119,6 @@ class HttpClient : public ExportClient {
   curl_slist* headers_ = nullptr;
 };
 
-}  // namespace
-
 std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::string& error) {
   static std::once_flag init;
   std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -131,4 +130,7 @@ std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::
   return client;
 }
 
+}  // namespace
 }  // namespace jvmsight::otlp
+
+JVMSIGHT_OTLP_TRANSPORT_FACTORY(jvmsight::otlp::make_http_client(*config, *error))

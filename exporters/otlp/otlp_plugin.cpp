@@ -16,6 +16,7 @@
 #include "exporters/otlp/otlp_config.h"
 #include "exporters/otlp/resource.h"
 #include "exporters/otlp/span_conversion.h"
+#include "exporters/otlp/transport_loader.h"
 
 #define JVMSIGHT_OTLP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -106,8 +107,7 @@ class DeadlockBatch : public ExportBatch {
 std::unique_ptr<ExportWorker> start_worker(Signal signal, const SignalConfig& sc, const OtlpConfig& config,
                                            size_t capacity) {
   std::string error;
-  std::unique_ptr<ExportClient> client =
-      sc.protocol == Protocol::grpc ? make_grpc_client(signal, sc, error) : make_http_client(sc, error);
+  std::unique_ptr<ExportClient> client = make_client(signal, sc, error);
   if (!client) {
     log::error("OTLP: ", error, "; not exporting ", signal_name(signal));
     return nullptr;
@@ -150,8 +150,7 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, jvmsight_otlp_schedule& sch
   build_resource(facts, attributes, c.service_name, exporter->resource);
   exporter->converter = std::make_unique<MetricConverter>(c.temporality, unix_now_ns(), exporter->version);
 
-  if (c.metrics.endpoint_set)
-    exporter->metrics = start_worker(Signal::metrics, c.metrics, c, metric_batches_queued);
+  if (c.metrics.endpoint_set) exporter->metrics = start_worker(Signal::metrics, c.metrics, c, metric_batches_queued);
   if (c.traces.endpoint_set) exporter->traces = start_worker(Signal::traces, c.traces, c, spans_queued);
   if (c.logs.endpoint_set) exporter->logs = start_worker(Signal::logs, c.logs, c, log_records_queued);
   if (!exporter->metrics && !exporter->traces && !exporter->logs) return nullptr;
@@ -204,7 +203,7 @@ void guarded(const char* what, F&& f) {
 JVMSIGHT_OTLP_EXPORT uint32_t jvmsight_otlp_abi_version(void) { return JVMSIGHT_OTLP_ABI_VERSION; }
 
 JVMSIGHT_OTLP_EXPORT jvmsight_otlp* jvmsight_otlp_start(const jvmsight_otlp_host* host,
-                                                         jvmsight_otlp_schedule* schedule) {
+                                                        jvmsight_otlp_schedule* schedule) {
   jvmsight_otlp* exporter = nullptr;
   if (host == nullptr || schedule == nullptr || host->abi_version != JVMSIGHT_OTLP_ABI_VERSION) {
     log::error("OTLP: the agent and libjvmsight-otlp.so come from different builds; not exporting");
@@ -225,8 +224,7 @@ JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_metrics(jvmsight_otlp* exporter, co
 JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_spans(jvmsight_otlp* exporter, const void* spans) {
   if (exporter == nullptr || !exporter->traces || spans == nullptr) return;
   guarded("queue spans", [&] {
-    exporter->traces->push(
-        std::make_unique<SpanBatch>(*exporter, *static_cast<const std::vector<SpanRecord>*>(spans)));
+    exporter->traces->push(std::make_unique<SpanBatch>(*exporter, *static_cast<const std::vector<SpanRecord>*>(spans)));
   });
 }
 
@@ -250,7 +248,7 @@ JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_shutdown(jvmsight_otlp* exporter, int64_
   if (exporter == nullptr) return;
   guarded("flush", [&] {
     const std::initializer_list<ExportWorker*> workers{exporter->metrics.get(), exporter->traces.get(),
-                                                      exporter->logs.get()};
+                                                       exporter->logs.get()};
     for (ExportWorker* w : workers)
       if (w) w->stop(std::chrono::milliseconds(deadline_ms));
     for (ExportWorker* w : workers)

@@ -9,70 +9,21 @@
 
 #include <fstream>
 #include <set>
-#include <thread>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "tests/harness/http_client.h"
 #include "tests/harness/jvm_process.h"
 #include "tests/harness/prometheus_text.h"
 #include "tests/harness/thread_truth.h"
-#include "tests/otlp/receiver/otlp_receiver.h"
+#include "tests/otlp/integration/pushing_jvm.h"
 
 namespace jvmsight::test {
 namespace {
 
 namespace pb = opentelemetry::proto::metrics::v1;
 using Param = std::tuple<Jdk, std::string>;  // JDK, protocol
-
-std::unique_ptr<OtlpReceiver> start_receiver(const std::string& protocol) {
-  return protocol == "grpc" ? start_grpc_receiver() : start_http_receiver();
-}
-
-// A JVM pushing to `endpoint` every 200 ms; OTEL_* variables of the test's
-// own environment are cleared so only `env` counts.
-struct PushingJvm {
-  TempDir dir;
-  std::unique_ptr<Process> process;
-  int port = 0;
-
-  PushingJvm(const Jdk& jdk, const std::string& main_class, std::map<std::string, std::string> env,
-             const std::vector<std::string>& jvm_args = {}, const std::vector<std::string>& args = {},
-             const std::string& agent_options = "") {
-    for (const char* v : {"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
-                          "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_SDK_DISABLED",
-                          "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_EXPORTER_OTLP_HEADERS",
-                          "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_BSP_SCHEDULE_DELAY"})
-      env.emplace(v, "");
-    std::vector<std::string> all{agentpath_arg("port=0,host=127.0.0.1,portfile=" + dir.path("port") +
-                                               (agent_options.empty() ? "" : "," + agent_options))};
-    all.insert(all.end(), jvm_args.begin(), jvm_args.end());
-    process = std::make_unique<Process>(java_command(jdk, all, main_class, args), env);
-    if (!process->wait_for_line("READY", 60s)) {
-      ADD_FAILURE() << main_class << " never became READY; stderr:\n" << process->err();
-      return;
-    }
-    if (auto p = read_portfile(dir.path("port"), 30s))
-      port = *p;
-    else
-      ADD_FAILURE() << "no portfile; stderr:\n" << process->err();
-  }
-};
-
-std::map<std::string, std::string> push_env(const OtlpReceiver& r, const std::string& protocol) {
-  return {{"OTEL_EXPORTER_OTLP_ENDPOINT", r.endpoint()},
-          {"OTEL_EXPORTER_OTLP_PROTOCOL", protocol == "grpc" ? "grpc" : "http/protobuf"},
-          {"OTEL_METRIC_EXPORT_INTERVAL", "200"},
-          {"OTEL_BSP_SCHEDULE_DELAY", "200"}};
-}
-
-const pb::Metric* find_metric(const MetricsRequest& r, const std::string& name) {
-  for (const auto& rm : r.resource_metrics())
-    for (const auto& sm : rm.scope_metrics())
-      for (const auto& m : sm.metrics())
-        if (m.name() == name) return &m;
-  return nullptr;
-}
 
 template <class Point>
 std::string attribute(const Point& p, const std::string& key) {
@@ -304,8 +255,8 @@ TEST_P(OtlpPush, DeadlockArrivesAsOneLogRecord) {
   std::string line = jvm.process->wait_for_line("DEADLOCKED", 30s).value_or("");
   ASSERT_FALSE(line.empty()) << jvm.process->err();
   std::set<std::string> jvm_names;  // "DEADLOCKED names=a,b all=..."
-  std::stringstream names(line.substr(line.find("names=") + 6, line.find(' ', line.find("names=")) -
-                                                                     line.find("names=") - 6));
+  std::stringstream names(
+      line.substr(line.find("names=") + 6, line.find(' ', line.find("names=")) - line.find("names=") - 6));
   for (std::string n; std::getline(names, n, ',');) jvm_names.insert(n);
   ASSERT_EQ(jvm_names.size(), 2u) << line;
 
@@ -410,8 +361,8 @@ TEST_P(OtlpOff, NoEndpointLoadsNothing) {
   EXPECT_FALSE(maps_library(jvm.process->pid(), "libgrpc"));
   EXPECT_FALSE(maps_library(jvm.process->pid(), "libprotobuf"));
   EXPECT_EQ(jvm.process->err().find("OTLP"), std::string::npos) << jvm.process->err();
-  EXPECT_FALSE(
-      PromScrape(http_get(jvm.port, "/metrics").body).value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "sent"}}));
+  EXPECT_FALSE(PromScrape(http_get(jvm.port, "/metrics").body)
+                   .value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "sent"}}));
 }
 INSTANTIATE_TEST_SUITE_P(Jdks, OtlpOff, ::testing::ValuesIn(jdks()),
                          [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });

@@ -68,7 +68,10 @@ std::string read_file(const std::string& path) {
 
 class GrpcReceiver : public OtlpReceiver {
  public:
-  explicit GrpcReceiver(const TlsFiles* tls) : metrics_(*this), traces_(*this), logs_(*this) {
+  explicit GrpcReceiver(const TlsFiles* tls)
+      : metrics_(*this, "metrics", &Received::request),
+        traces_(*this, "traces", &Received::traces),
+        logs_(*this, "logs", &Received::logs) {
     std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
     if (tls) {
       grpc::SslServerCredentialsOptions ssl(tls->client_ca.empty()
@@ -99,8 +102,8 @@ class GrpcReceiver : public OtlpReceiver {
     const auto started = std::chrono::steady_clock::now();
     while (std::chrono::steady_clock::now() - started < delay) {
       if (context.IsCancelled()) {
-        record_abandoned(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                               started));
+        record_abandoned(
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started));
         return grpc::Status::CANCELLED;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -134,39 +137,25 @@ class GrpcReceiver : public OtlpReceiver {
     r.mutable_partial_success()->set_rejected_log_records(n);
   }
 
-  struct Metrics : metrics::MetricsService::Service {
-    explicit Metrics(GrpcReceiver& r) : receiver(r) {}
-    grpc::Status Export(grpc::ServerContext* context, const metrics::ExportMetricsServiceRequest* request,
-                        metrics::ExportMetricsServiceResponse* response) override {
+  // One service: its Export keeps the request in `field` of a Received.
+  template <class Service, class Request, class Response>
+  struct Endpoint : Service {
+    Endpoint(GrpcReceiver& r, const char* s, Request Received::*f) : receiver(r), signal(s), field(f) {}
+    grpc::Status Export(grpc::ServerContext* context, const Request* request, Response* response) override {
       Received r;
-      r.signal = "metrics";
-      r.request = *request;
+      r.signal = signal;
+      r.*field = *request;
       return receiver.answer(std::move(r), *context, *response);
     }
     GrpcReceiver& receiver;
+    const char* signal;
+    Request Received::*field;
   };
-  struct Traces : trace::TraceService::Service {
-    explicit Traces(GrpcReceiver& r) : receiver(r) {}
-    grpc::Status Export(grpc::ServerContext* context, const trace::ExportTraceServiceRequest* request,
-                        trace::ExportTraceServiceResponse* response) override {
-      Received r;
-      r.signal = "traces";
-      r.traces = *request;
-      return receiver.answer(std::move(r), *context, *response);
-    }
-    GrpcReceiver& receiver;
-  };
-  struct Logs : logs::LogsService::Service {
-    explicit Logs(GrpcReceiver& r) : receiver(r) {}
-    grpc::Status Export(grpc::ServerContext* context, const logs::ExportLogsServiceRequest* request,
-                        logs::ExportLogsServiceResponse* response) override {
-      Received r;
-      r.signal = "logs";
-      r.logs = *request;
-      return receiver.answer(std::move(r), *context, *response);
-    }
-    GrpcReceiver& receiver;
-  };
+  using Metrics = Endpoint<metrics::MetricsService::Service, metrics::ExportMetricsServiceRequest,
+                           metrics::ExportMetricsServiceResponse>;
+  using Traces =
+      Endpoint<trace::TraceService::Service, trace::ExportTraceServiceRequest, trace::ExportTraceServiceResponse>;
+  using Logs = Endpoint<logs::LogsService::Service, logs::ExportLogsServiceRequest, logs::ExportLogsServiceResponse>;
 
   Metrics metrics_;
   Traces traces_;

@@ -4,7 +4,9 @@
 
 namespace jvmsight::test {
 
-void OtlpReceiver::fail_next(int n) { script(std::vector<Reply>(static_cast<size_t>(n), {Reply::Kind::unavailable})); }
+void OtlpReceiver::fail_next(int n) {
+  script(std::vector<Reply>(static_cast<size_t>(n), Reply::refused(Reply::Kind::unavailable)));
+}
 
 void OtlpReceiver::script(std::vector<Reply> replies) {
   std::lock_guard<std::mutex> lock(mutex_);

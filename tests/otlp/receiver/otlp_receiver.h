@@ -44,6 +44,20 @@ struct Reply {
   std::chrono::milliseconds retry_after{0};  // RetryInfo / Retry-After (whole seconds for HTTP); 0: none
   int64_t rejected = 0;
   std::string message;
+
+  static Reply refused(Kind kind, std::chrono::milliseconds retry_after = std::chrono::milliseconds(0)) {
+    Reply r;
+    r.kind = kind;
+    r.retry_after = retry_after;
+    return r;
+  }
+  static Reply partly(int64_t rejected, std::string message) {
+    Reply r;
+    r.kind = Kind::partial;
+    r.rejected = rejected;
+    r.message = std::move(message);
+    return r;
+  }
 };
 
 // PEM files for a TLS receiver; with client_ca, a client certificate signed
@@ -77,8 +91,7 @@ class OtlpReceiver {
   size_t failures_answered() const;
   size_t partials_answered() const;
   // Waits (bounded) until more than `count` requests of `signal` were accepted.
-  bool wait_for_more_than(size_t count, std::chrono::milliseconds timeout,
-                          const std::string& signal = "metrics") const;
+  bool wait_for_more_than(size_t count, std::chrono::milliseconds timeout, const std::string& signal = "metrics") const;
 
  protected:
   // Called by the transports once an export is read: the reply to give
