@@ -19,9 +19,9 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
-# runs without it): grpc++, protobuf, libcurl, zlib, and npm to fetch the
+# runs without it): grpc++, protobuf, OpenSSL, zlib, and npm to fetch the
 # pinned .proto files once (cmake/otlp_protos.lock).
-PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libcurl4-openssl-dev
+PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libssl-dev
   zlib1g-dev)
 # Debian's nodejs and npm, unless a node with npm is there already (a
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).

@@ -16,7 +16,7 @@ check=(/usr/bin/python3 "$src/deploy/image/check_bundle.py")
 "${check[@]}" "$work/bundle"
 expected=(libjvmsight-loader.so libjvmsight.so libcivetweb.so.1 libprometheus-cpp-core.so.1.0)
 # The OTLP plugin, when built, travels with its gRPC and protobuf closure.
-[ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libgrpc++.so.1.51 libprotobuf.so.32 libcurl.so.4)
+[ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libgrpc++.so.1.51 libprotobuf.so.32 libssl.so.3)
 for lib in "${expected[@]}"; do
   [ -f "$work/bundle/$lib" ] || fail "$lib missing; bundle holds: $(ls "$work/bundle")"
 done

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -239,7 +240,8 @@ TEST_P(OtlpTransport, PartialSuccessIsLoggedOnceAndNotRetried) {
 }
 
 // A receiver that answers after 3 s: each attempt gives up at the request
-// timeout (400 ms), as the receiver sees the client leave.
+// timeout (400 ms), or sooner when the batch's export timeout (1 s, all
+// attempts) ends first, as the receiver sees the client leave.
 TEST_P(OtlpTransport, SlowReceiverDeadlineIsRespected) {
   auto receiver = start_receiver(protocol());
   ASSERT_TRUE(receiver);
@@ -253,10 +255,12 @@ TEST_P(OtlpTransport, SlowReceiverDeadlineIsRespected) {
     std::this_thread::sleep_for(100ms);
   const auto waits = receiver->abandoned();
   ASSERT_GE(waits.size(), 2u) << jvm.process->err();
+  long longest = 0;
   for (auto w : waits) {
-    EXPECT_GE(w.count(), 250);
-    EXPECT_LE(w.count(), 1500);
+    EXPECT_LE(w.count(), 800) << "an attempt outlived its 400 ms timeout";
+    longest = std::max<long>(longest, w.count());
   }
+  EXPECT_GE(longest, 300) << "no attempt used its 400 ms";
   EXPECT_TRUE(receiver->received().empty());
 }
 
