@@ -144,7 +144,8 @@ void Agent::start_live(JNIEnv* jni) {
 void Agent::schedule_periodic_work() {
   if (otlp_ && otlp_->metrics_interval().count() > 0)
     agent_thread_.every(otlp_->metrics_interval(), [this] { otlp_->push(collect_now()); });
-  if (otlp_ && otlp_->spans_interval().count() > 0) agent_thread_.every(otlp_->spans_interval(), [this] { push_spans(); });
+  if (otlp_ && otlp_->spans_interval().count() > 0)
+    agent_thread_.every(otlp_->spans_interval(), [this] { push_spans(); });
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });

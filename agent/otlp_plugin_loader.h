@@ -29,7 +29,9 @@ class OtlpPlugin {
   static std::unique_ptr<OtlpPlugin> load(const OtlpPluginSettings& settings);
 
   // Zero when that signal is not exported.
-  std::chrono::milliseconds metrics_interval() const { return std::chrono::milliseconds(schedule_.metrics_interval_ms); }
+  std::chrono::milliseconds metrics_interval() const {
+    return std::chrono::milliseconds(schedule_.metrics_interval_ms);
+  }
   std::chrono::milliseconds spans_interval() const { return std::chrono::milliseconds(schedule_.spans_interval_ms); }
   bool exports_deadlocks() const { return schedule_.deadlocks != 0; }
   // Each copies into the plugin's queue for that signal and returns; never

@@ -99,7 +99,8 @@ void GcCollector::collect(MetricFamilies& out) {
   auto& pauses = add_family(out, "jvmsight_gc_pause_seconds", MetricType::histogram,
                             "Stop-the-world GC pauses timed by JVM TI GarbageCollectionStart/Finish, by collector "
                             "and action (\"unknown\" when no GC notification matched the pause)");
-  for (const auto& [key, h] : histograms_) add_histogram(pauses, h.value(), {{"gc", key.first}, {"action", key.second}});
+  for (const auto& [key, h] : histograms_)
+    add_histogram(pauses, h.value(), {{"gc", key.first}, {"action", key.second}});
   auto& inside = add_family(out, "jvmsight_gc_pause_collections_total", MetricType::counter,
                             "Collections (GC notifications) that fell inside a measured pause, by collector; "
                             "one pause may hold several (e.g. Parallel's System.gc(): scavenge then full)");

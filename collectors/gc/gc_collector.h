@@ -51,7 +51,7 @@ class GcCollector : public Collector {
   GcPauseMatcher matcher_;
   PoolAllocation allocation_;
   std::map<std::pair<std::string, std::string>, PauseHistogram> histograms_;  // by collector and action
-  std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
+  std::map<std::string, uint64_t> collections_in_pauses_;                     // by collector
   int64_t max_since_scrape_ns_ = 0;
   std::deque<SpanRecord> recent_;
 };

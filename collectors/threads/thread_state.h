@@ -25,7 +25,7 @@ bool has_sub_state(jint jvmti_state, ThreadSubState s);
 struct ThreadStateCounts {
   std::array<uint64_t, java_thread_state_count> by_state{};
   std::array<uint64_t, thread_sub_state_count> by_sub_state{};
-  bool native_and_suspended_known = true;  // false when those two bits were not asked for
+  bool native_and_suspended_known = true;                           // false when those two bits were not asked for
   std::array<uint64_t, java_thread_state_count> daemon_by_state{};  // the daemon threads of by_state
   bool daemon_known = false;  // false when the JVM's Thread has no daemon field we can read
 

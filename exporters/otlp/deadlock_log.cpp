@@ -25,8 +25,9 @@ void fill(const DeadlockRecord& d, pb::LogRecord& record) {
   record.set_severity_text("ERROR");
   record.set_event_name("jvmsight.deadlock");
   record.mutable_body()->set_string_value(d.text);
-  attribute(record, "jvmsight.deadlock.thread_count")->mutable_value()->set_int_value(
-      static_cast<int64_t>(cycle.edges.size()));
+  attribute(record, "jvmsight.deadlock.thread_count")
+      ->mutable_value()
+      ->set_int_value(static_cast<int64_t>(cycle.edges.size()));
   attribute(record, "jvmsight.deadlock.monitor_only")->mutable_value()->set_bool_value(cycle.monitor_only());
   // One entry per edge, in cycle order: thread i waits for lock i, held by
   // thread i+1.
@@ -45,8 +46,7 @@ void fill(const DeadlockRecord& d, pb::LogRecord& record) {
 }  // namespace
 
 size_t convert_deadlocks(const std::vector<DeadlockRecord>& deadlocks,
-                         const opentelemetry::proto::resource::v1::Resource& resource,
-                         const std::string& scope_version,
+                         const opentelemetry::proto::resource::v1::Resource& resource, const std::string& scope_version,
                          opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest& out) {
   if (deadlocks.empty()) return 0;
   pb::ResourceLogs* rl = out.add_resource_logs();

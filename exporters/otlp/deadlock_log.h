@@ -21,8 +21,7 @@ struct DeadlockRecord {
 
 // Appends one ResourceLogs holding a record per deadlock; returns how many.
 size_t convert_deadlocks(const std::vector<DeadlockRecord>& deadlocks,
-                         const opentelemetry::proto::resource::v1::Resource& resource,
-                         const std::string& scope_version,
+                         const opentelemetry::proto::resource::v1::Resource& resource, const std::string& scope_version,
                          opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest& out);
 
 }  // namespace jvmsight::otlp

@@ -181,9 +181,9 @@ class HttpReceiver : public OtlpReceiver {
     }
     const std::string signal = r.signal;
     const Reply answer = record(std::move(r));
-    const std::string retry_after =
-        answer.retry_after.count() > 0 ? "Retry-After: " + std::to_string(answer.retry_after.count() / 1000) + "\r\n"
-                                       : "";
+    const std::string retry_after = answer.retry_after.count() > 0
+                                        ? "Retry-After: " + std::to_string(answer.retry_after.count() / 1000) + "\r\n"
+                                        : "";
     switch (answer.kind) {
       case Reply::Kind::accept:
         return reply(c, 200, "");  // an empty Export*ServiceResponse: full success

@@ -251,7 +251,8 @@ TEST(MetricConversion, ThreadCountByDaemonAndState) {
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "v");
   Request r = convert(c, f, 2'000'000'000);
   int count_metrics = 0;
-  for (const auto& m : r.resource_metrics(0).scope_metrics(0).metrics()) count_metrics += m.name() == "jvm.thread.count";
+  for (const auto& m : r.resource_metrics(0).scope_metrics(0).metrics())
+    count_metrics += m.name() == "jvm.thread.count";
   EXPECT_EQ(count_metrics, 1);
   const pb::Metric* m = find(r, "jvm.thread.count");
   ASSERT_NE(m, nullptr);
