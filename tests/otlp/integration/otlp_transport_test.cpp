@@ -82,21 +82,14 @@ TEST_P(OtlpTransport, TlsWithPrivateCaAndClientCertificate) {
 class CountingRelay {
  public:
   explicit CountingRelay(int target_port) : target_(target_port) {
-    listener_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(listener_, 8) != 0 ||
-        getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-      return;
-    port_ = ntohs(a.sin_port);
+    listener_ = listen_on_loopback(port_);
+    if (listener_ < 0) return;
     thread_ = std::thread([this] { serve(); });
   }
   ~CountingRelay() {
     stop_ = true;
     if (thread_.joinable()) thread_.join();
-    close(listener_);
+    if (listener_ >= 0) close(listener_);
   }
   int port() const { return port_; }
   size_t client_bytes() const { return client_bytes_; }

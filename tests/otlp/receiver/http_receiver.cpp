@@ -65,15 +65,8 @@ class HttpReceiver : public OtlpReceiver {
  public:
   explicit HttpReceiver(const TlsFiles* tls) {
     if (tls && !set_up_tls(*tls)) return;
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(fd_, 16) != 0 ||
-        getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-      return;
-    port_ = ntohs(a.sin_port);
+    fd_ = listen_on_loopback(port_);
+    if (fd_ < 0) return;
     thread_ = std::thread([this] { serve(); });
   }
   ~HttpReceiver() override {

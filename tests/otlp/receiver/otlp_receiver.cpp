@@ -1,8 +1,28 @@
 #include "tests/otlp/receiver/otlp_receiver.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace jvmsight::test {
+
+int listen_on_loopback(int& port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(fd, 16) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  port = ntohs(a.sin_port);
+  return fd;
+}
 
 void OtlpReceiver::fail_next(int n) {
   script(std::vector<Reply>(static_cast<size_t>(n), Reply::refused(Reply::Kind::unavailable)));

@@ -113,6 +113,9 @@ class OtlpReceiver {
   std::vector<std::chrono::steady_clock::time_point> refused_at_;
 };
 
+// A listening TCP socket on 127.0.0.1 and a free port (set in `port`); -1 on failure.
+int listen_on_loopback(int& port);
+
 // Null if the server cannot start (e.g. unreadable TLS files).
 std::unique_ptr<OtlpReceiver> start_grpc_receiver(const TlsFiles* tls = nullptr);
 std::unique_ptr<OtlpReceiver> start_http_receiver(const TlsFiles* tls = nullptr);
