@@ -42,9 +42,7 @@ class BackgroundRefresh {
   }
 
   // How often the background redoes it: min_interval, or longer when it is costly.
-  Clock::duration interval() const {
-    return std::max<Clock::duration>(min_interval, cost_spacing * last_cost_);
-  }
+  Clock::duration interval() const { return std::max<Clock::duration>(min_interval, cost_spacing * last_cost_); }
   // The oldest result a collection serves.
   Clock::duration max_age() const { return 2 * interval(); }
 
