@@ -35,7 +35,8 @@ for home in "${homes[@]}"; do
     for r in $(seq 1 "$RUNS"); do
       rm -f "$work/port"
       "$home/bin/java" -Xss256k -cp "$CLASSES" "-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port" \
-        DeadlockCheckBench "$THREADS" 40 "$work/port" "$mix" 2>/dev/null | sed -n 's/^RESULT //p' | tee -a "$work/r"
+        DeadlockCheckBench "$THREADS" 40 "$work/port" "$mix" 2>"$work/err" | sed -n 's/^RESULT //p' | tee -a "$work/r" ||
+        echo "run $r failed: $(tail -1 "$work/err")" >&2
     done
     python3 - "$work/r" "$(basename "$home")" "$mix" >>"$md" <<'PY'
 import statistics, sys

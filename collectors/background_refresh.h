@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "common/clock.h"
 #include "model/telemetry.h"
 
 namespace jvmsight {
@@ -35,11 +36,16 @@ class BackgroundRefresh {
   // A collection's question: is the result too old (or missing) to serve?
   bool stale(Clock::time_point now) const { return !done_at_ || now - *done_at_ > max_age(); }
 
-  // The work was done from start to end.
-  void done(Clock::time_point start, Clock::time_point end) {
+  // The work was done at `end`, costing the agent thread `cpu` of CPU time
+  // (not wall clock: on a busy machine that would count the waits for a
+  // core, and stretch the interval and the staleness with the load).
+  void done(Clock::time_point end, Clock::duration cpu) {
     done_at_ = end;
-    last_cost_ = end - start;
+    last_cost_ = cpu;
   }
+
+  // CPU time of the calling thread, for done().
+  static Clock::duration thread_cpu() { return std::chrono::nanoseconds(clock_ns(CLOCK_THREAD_CPUTIME_ID)); }
 
   // How often the background redoes it: min_interval, or longer when it is costly.
   Clock::duration interval() const { return std::max<Clock::duration>(min_interval, cost_spacing * last_cost_); }
@@ -55,7 +61,7 @@ class BackgroundRefresh {
                           "Age of the " + what + " served in this collection (gathered in the background)"),
                std::chrono::duration<double>(now - *done_at_).count());
     add_sample(add_family(out, prefix + "_refresh_seconds", MetricType::gauge,
-                          "Time the agent thread last spent gathering the " + what),
+                          "CPU time the agent thread last spent gathering the " + what),
                std::chrono::duration<double>(last_cost_).count());
   }
 

@@ -15,13 +15,13 @@ LockQueues queues_of(const WaitForGraph& graph) {
 }
 
 void LockQueueCollector::scan_now() {
-  auto start = BackgroundRefresh::Clock::now();
+  const auto cpu_start = BackgroundRefresh::thread_cpu();
   auto scan = source_.scan(ScanDepth::full);
   // A failed scan keeps the last result: it ages, and past max_age() it is
   // no longer served.
   if (!scan) return;
   latest_ = std::move(scan);
-  refresh_.done(start, BackgroundRefresh::Clock::now());
+  refresh_.done(BackgroundRefresh::Clock::now(), BackgroundRefresh::thread_cpu() - cpu_start);
 }
 
 void LockQueueCollector::refresh() {

@@ -48,9 +48,9 @@ class RuntimeCollector : public Collector {
   std::optional<double> cpu_seconds_;
 
   void read_cpu() {
-    auto start = BackgroundRefresh::Clock::now();
+    const auto cpu_start = BackgroundRefresh::thread_cpu();
     cpu_seconds_ = read_process_cpu_seconds();
-    cpu_refresh_.done(start, BackgroundRefresh::Clock::now());
+    cpu_refresh_.done(BackgroundRefresh::Clock::now(), BackgroundRefresh::thread_cpu() - cpu_start);
   }
 };
 

@@ -23,7 +23,7 @@ TEST(BackgroundRefresh, RedoneEveryIntervalWhileCollectedAndNeverServedOlderThan
   BackgroundRefresh r;
   const Clock::time_point t0{};
   r.demanded(t0);
-  r.done(t0, t0 + 1ms);  // cheap: the interval is the minimum
+  r.done(t0 + 1ms, 1ms);  // cheap: the interval is the minimum
   EXPECT_EQ(r.interval(), BackgroundRefresh::min_interval);
   EXPECT_FALSE(r.due(t0 + 500ms));
   EXPECT_TRUE(r.due(t0 + 1001ms));
@@ -35,7 +35,7 @@ TEST(BackgroundRefresh, CostlyWorkIsSpacedToAFixedShareOfACore) {
   BackgroundRefresh r;
   const Clock::time_point t0{};
   r.demanded(t0);
-  r.done(t0, t0 + 20ms);
+  r.done(t0 + 20ms, 20ms);
   EXPECT_EQ(r.interval(), 20ms * BackgroundRefresh::cost_spacing);  // 4 s: 0.5% of a core
   EXPECT_FALSE(r.due(t0 + 3s));
   EXPECT_TRUE(r.due(t0 + 4020ms));
@@ -47,7 +47,7 @@ TEST(BackgroundRefresh, StopsWhenNobodyCollectsAnyMore) {
   BackgroundRefresh r;
   const Clock::time_point t0{};
   r.demanded(t0);
-  r.done(t0, t0);
+  r.done(t0, 0ms);
   EXPECT_TRUE(r.due(t0 + BackgroundRefresh::demand_window));
   EXPECT_FALSE(r.due(t0 + BackgroundRefresh::demand_window + 1ms));
   r.demanded(t0 + 10min);
@@ -60,9 +60,9 @@ TEST(BackgroundRefresh, ExportsAgeAndCostOnceItHasAResult) {
   MetricFamilies none;
   r.add_families(none, "x", "thing", t0);
   EXPECT_TRUE(none.empty());
-  r.done(t0, t0 + 3ms);
+  r.done(t0, 3ms);
   MetricFamilies out;
-  r.add_families(out, "x", "thing", t0 + 503ms);
+  r.add_families(out, "x", "thing", t0 + 500ms);
   ASSERT_NE(find_family(out, "x_age_seconds"), nullptr);
   EXPECT_DOUBLE_EQ(find_family(out, "x_age_seconds")->samples.at(0).value, 0.5);
   EXPECT_DOUBLE_EQ(find_family(out, "x_refresh_seconds")->samples.at(0).value, 0.003);
