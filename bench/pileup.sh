@@ -37,13 +37,13 @@ stamp="$(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuin
 scrape_md=$work/scrape.md
 idle_md=$work/idle.md
 tsv=$work/scrape.tsv
-echo -e "jdk\tthreads\tgetthreadinfo_ms\thttp_ms\tagent_ms\tlock_queue_ms" >"$tsv"
+echo -e "jdk\tthreads\tgetthreadinfo_ms\thttp_ms\tagent_ms\tlock_queue_ms\tgetthreadinfo_cpu_ms\tscrape_cpu_ms" >"$tsv"
 {
   echo "Command: \`bench/pileup.sh \"$COUNTS\" $RUNS $ROUNDS $IDLE\` ($stamp; load average before:" \
     "$(cut -d' ' -f1-3 /proc/loadavg)). Medians of $RUNS JVMs, each the median of $ROUNDS interleaved rounds."
   echo
-  echo "| JDK | threads (live) | BLOCKED / parked seen | getThreadInfo, all (ms) | whole /metrics over HTTP (ms) | agent thread (ms) | of which lock_queue (ms) | getThreadInfo / HTTP scrape |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| JDK | threads (live) | BLOCKED / parked seen | getThreadInfo, all (ms) | whole /metrics over HTTP (ms) | agent thread (ms) | of which lock_queue (ms) | getThreadInfo / HTTP scrape | getThreadInfo CPU (ms) | scrape CPU (ms) | CPU ratio |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$scrape_md"
 {
   echo "Command: \`bench/pileup.sh \"$COUNTS\" $RUNS $ROUNDS $IDLE\` ($stamp). $IDLE_AT threads, nobody" \
@@ -60,15 +60,16 @@ for jdk in $(bench_jdks); do
     for r in $(seq 1 "$RUNS"); do run "$jdk" agent scrape "$n" "$ROUNDS" "$work/port" >>"$work/rows"; done
     if [ ! -s "$work/rows" ]; then
       echo "$name $n: no result ($(tail -2 "$work/err"))" >&2
-      echo "| $name | $n | failed: $(tail -1 "$work/err" | cut -c1-80) | | | | | |" >>"$scrape_md"
+      echo "| $name | $n | failed: $(tail -1 "$work/err" | cut -c1-80) | | | | | | | | |" >>"$scrape_md"
       continue
     fi
     m() { get "$1" <"$work/rows" | median; }
     live=$(m live) mx=$(m mx_ms) http=$(m http_ms) ag=$(m agent_ms) q=$(m lock_queue_ms)
-    line="| $name | $n ($live) | $(m blocked) / $(m parked) | $mx | $http | $ag | $q | $(python3 -c "print(f'{$mx/$http:.1f}x')") |"
+    mxc=$(m mx_cpu_ms) sc=$(m scrape_cpu_ms)
+    line="| $name | $n ($live) | $(m blocked) / $(m parked) | $mx | $http | $ag | $q | $(python3 -c "print(f'{$mx/$http:.1f}x')") | $mxc | $sc | $(python3 -c "print(f'{$mxc/$sc:.1f}x')") |"
     echo "$line"
     echo "$line" >>"$scrape_md"
-    echo -e "$name\t$n\t$mx\t$http\t$ag\t$q" >>"$tsv"
+    echo -e "$name\t$n\t$mx\t$http\t$ag\t$q\t$mxc\t$sc" >>"$tsv"
   done
   : >"$work/none"
   : >"$work/with"

@@ -76,29 +76,40 @@ public class PileupBench {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         int port = Integer.parseInt(Files.readString(Paths.get(portfile)).trim());
         double[] mxMs = new double[rounds], httpMs = new double[rounds], agentMs = new double[rounds],
-                 queueMs = new double[rounds];
+                 queueMs = new double[rounds], mxCpuMs = new double[rounds], scrapeCpuMs = new double[rounds];
+        // CPU: getThreadInfo's is the calling thread's plus the VM thread's
+        // (its VM operation); a scrape's is the agent's threads' (the agent
+        // thread, civetweb's), what a scraper's request costs the JVM.
+        ThreadCpu vmThread = new ThreadCpu("VM Thread"), agentThreads = new ThreadCpu("jvmsight", "civetweb");
         String body = "";
         for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
+            long c0 = mx.getCurrentThreadCpuTime() + vmThread.ns();
             long t0 = System.nanoTime();
             mx.getThreadInfo(mx.getAllThreadIds());
             double m = (System.nanoTime() - t0) / 1e6;
+            double mc = (mx.getCurrentThreadCpuTime() + vmThread.ns() - c0) / 1e6;
+            long c1 = agentThreads.ns();
             long t1 = System.nanoTime();
             body = AgentMetrics.get(port);
             double h = (System.nanoTime() - t1) / 1e6;
+            double hc = (agentThreads.ns() - c1) / 1e6;
             Thread.sleep(200);
             if (r < 0) continue;
             mxMs[r] = m;
             httpMs[r] = h;
+            mxCpuMs[r] = mc;
+            scrapeCpuMs[r] = hc;
             AgentMetrics scraped = AgentMetrics.parse(body);
             agentMs[r] = scraped.value("jvmsight_scrape_duration_seconds") * 1e3;
             queueMs[r] = scraped.value("jvmsight_collector_duration_seconds{collector=\"lock_queue\"}") * 1e3;
         }
         AgentMetrics last = AgentMetrics.parse(body);
         System.out.printf("RESULT live=%d mx_ms=%.3f http_ms=%.3f agent_ms=%.3f lock_queue_ms=%.3f blocked=%.0f"
-                              + " parked=%.0f ratio=%.1f%n",
+                              + " parked=%.0f ratio=%.1f mx_cpu_ms=%.3f scrape_cpu_ms=%.3f cpu_ratio=%.1f%n",
             mx.getThreadCount(), median(mxMs), median(httpMs), median(agentMs), median(queueMs),
             last.value("jvmsight_lock_waiting_threads{kind=\"monitor\"}"),
-            last.value("jvmsight_lock_waiting_threads{kind=\"juc\"}"), median(mxMs) / median(httpMs));
+            last.value("jvmsight_lock_waiting_threads{kind=\"juc\"}"), median(mxMs) / median(httpMs),
+            median(mxCpuMs), median(scrapeCpuMs), median(mxCpuMs) / median(scrapeCpuMs));
     }
 
     static void idle(int seconds, String portfile) throws Exception {

@@ -27,26 +27,36 @@ public class WholeScrapeBench {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         int port = Integer.parseInt(Files.readString(Paths.get(args[2])).trim());
         double[] mxMs = new double[rounds], httpMs = new double[rounds], scrapeMs = new double[rounds],
-                runtimeMs = new double[rounds];
+                runtimeMs = new double[rounds], mxCpuMs = new double[rounds], scrapeCpuMs = new double[rounds];
+        // CPU as in PileupBench: the caller's and the VM thread's for getThreadInfo, the agent's threads' for a scrape.
+        ThreadCpu vmThread = new ThreadCpu("VM Thread"), agentThreads = new ThreadCpu("jvmsight", "civetweb");
         int bytes = 0;
         for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
+            long c0 = mx.getCurrentThreadCpuTime() + vmThread.ns();
             long t0 = System.nanoTime();
             mx.getThreadInfo(mx.getAllThreadIds());
             double m = (System.nanoTime() - t0) / 1e6;
+            double mc = (mx.getCurrentThreadCpuTime() + vmThread.ns() - c0) / 1e6;
+            long c1 = agentThreads.ns();
             long t1 = System.nanoTime();
             String body = AgentMetrics.get(port);
             double h = (System.nanoTime() - t1) / 1e6;
+            double hc = (agentThreads.ns() - c1) / 1e6;
+            Thread.sleep(200);
             if (r < 0) continue;
             mxMs[r] = m;
             httpMs[r] = h;
+            mxCpuMs[r] = mc;
+            scrapeCpuMs[r] = hc;
             AgentMetrics scraped = AgentMetrics.parse(body);
             scrapeMs[r] = scraped.value("jvmsight_scrape_duration_seconds") * 1e3;
             runtimeMs[r] = scraped.value("jvmsight_collector_duration_seconds{collector=\"runtime\"}") * 1e3;
             bytes = body.length();
         }
         System.out.printf("RESULT live=%d rounds=%d mx_ms=%.3f http_ms=%.3f scrape_ms=%.3f runtime_ms=%.3f bytes=%d"
-                + " ratio=%.1f%n", mx.getThreadCount(), rounds, median(mxMs), median(httpMs), median(scrapeMs),
-                median(runtimeMs), bytes, median(mxMs) / median(httpMs));
+                + " ratio=%.1f mx_cpu_ms=%.3f scrape_cpu_ms=%.3f cpu_ratio=%.1f%n", mx.getThreadCount(), rounds,
+                median(mxMs), median(httpMs), median(scrapeMs), median(runtimeMs), bytes, median(mxMs) / median(httpMs),
+                median(mxCpuMs), median(scrapeCpuMs), median(mxCpuMs) / median(scrapeCpuMs));
     }
 
 

@@ -14,9 +14,30 @@ LockQueues queues_of(const WaitForGraph& graph) {
   return q;
 }
 
-void LockQueueCollector::collect(MetricFamilies& out) {
+void LockQueueCollector::scan_now() {
+  const auto cpu_start = BackgroundRefresh::thread_cpu();
   auto scan = source_.scan(ScanDepth::full);
+  // A failed scan keeps the last result: it ages, and past max_age() it is
+  // no longer served.
   if (!scan) return;
+  latest_ = std::move(scan);
+  refresh_.done(BackgroundRefresh::Clock::now(), BackgroundRefresh::thread_cpu() - cpu_start);
+}
+
+void LockQueueCollector::refresh() {
+  // A source that stops the world (ThreadMXBean) is asked only when a
+  // collection needs it, not every second.
+  if (!source_.stops_the_world() && refresh_.due(BackgroundRefresh::Clock::now())) scan_now();
+}
+
+void LockQueueCollector::collect(MetricFamilies& out) {
+  auto now = BackgroundRefresh::Clock::now();
+  refresh_.demanded(now);
+  if (refresh_.stale(now)) scan_now();
+  now = BackgroundRefresh::Clock::now();
+  if (!latest_ || refresh_.stale(now)) return;
+  refresh_.add_families(out, "jvmsight_lock_queue", "lock queue families", now);
+  const LockScan* scan = &*latest_;
 
   auto& parked = add_family(out, "jvmsight_juc_parked_threads", MetricType::gauge,
                             "Platform threads parked on a java.util.concurrent lock (an AbstractOwnableSynchronizer: "
@@ -32,7 +53,7 @@ void LockQueueCollector::collect(MetricFamilies& out) {
   }
   if (other > 0) add_sample(parked, static_cast<double>(other), {{"lock_class", "other"}});
 
-  LockQueues q = scan->queues ? std::move(*scan->queues) : queues_of(scan->graph);
+  const LockQueues q = scan->queues ? *scan->queues : queues_of(scan->graph);
   auto& waiting = add_family(out, "jvmsight_lock_waiting_threads", MetricType::gauge,
                              "Platform threads waiting for a lock: blocked entering a monitor, or parked on a "
                              "java.util.concurrent lock");

@@ -5,6 +5,13 @@
 // so series may come and go between scrapes); parked classes are the top K
 // (the lock_classes option), the rest summed as "other". Where the holder
 // is and what it runs is in /threads (its stack), not in labels.
+// The scan behind them walks every thread and asks the JVM once per distinct
+// lock: milliseconds at 10,000 threads in a pileup. So the agent thread's
+// periodic task redoes it in the background while someone collects, and a
+// collection serves the latest result, with its age (BackgroundRefresh).
+#include <optional>
+
+#include "collectors/background_refresh.h"
 #include "collectors/collector.h"
 #include "collectors/locks/lock_graph_source.h"
 
@@ -19,10 +26,16 @@ class LockQueueCollector : public Collector {
 
   LockQueueCollector(LockGraphSource& source, size_t lock_classes) : source_(source), lock_classes_(lock_classes) {}
   void collect(MetricFamilies& out) override;
+  // Periodic, on the agent thread: scans again when due.
+  void refresh();
 
  private:
+  void scan_now();
+
   LockGraphSource& source_;
   const size_t lock_classes_;
+  BackgroundRefresh refresh_;
+  std::optional<LockScan> latest_;  // of the last scan that succeeded
 };
 
 }  // namespace jvmsight

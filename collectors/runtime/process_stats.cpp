@@ -101,11 +101,15 @@ std::optional<uint64_t> status_bytes(std::string_view status, std::string_view k
   return std::nullopt;
 }
 
-ProcessStats read_process_stats() {
-  ProcessStats p;
+std::optional<double> read_process_cpu_seconds() {
   timespec cpu{};
-  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0)
-    p.cpu_seconds = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) / 1e9;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0) return std::nullopt;
+  return static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) / 1e9;
+}
+
+ProcessStats read_process_stats(bool cpu) {
+  ProcessStats p;
+  if (cpu) p.cpu_seconds = read_process_cpu_seconds();
   p.start_time_seconds = start_time_seconds();
   p.open_fds = open_fd_count();
   rlimit files{};

@@ -1,10 +1,17 @@
 #pragma once
 // The JVM runtime and process families of client_java (memory, buffer
 // pools, classes, compilation, runtime info, process_*), at scrape time on
-// the agent thread.
+// the agent thread. process_cpu_seconds_total is the exception: the kernel
+// sums every thread's CPU time for it (milliseconds at 10,000 threads), so
+// it is read in the background while someone collects and served with its
+// age (BackgroundRefresh), never older than two seconds at that size.
 #include <jni.h>
 
+#include <optional>
+
+#include "collectors/background_refresh.h"
 #include "collectors/collector.h"
+#include "collectors/runtime/process_stats.h"
 #include "collectors/runtime/runtime_families.h"
 #include "collectors/runtime/runtime_mx_beans.h"
 
@@ -15,7 +22,17 @@ class RuntimeCollector : public Collector {
   RuntimeCollector(JNIEnv* jni, NameGenerations names) : jni_(jni), identity_(read_identity(jni)), names_(names) {}
   void collect(MetricFamilies& out) override {
     add_runtime_families(out, beans_.read(jni_), identity_, names_);
-    add_process_families(out, read_process_stats());
+    ProcessStats stats = read_process_stats(false);
+    auto now = BackgroundRefresh::Clock::now();
+    cpu_refresh_.demanded(now);
+    if (cpu_refresh_.stale(now)) read_cpu();
+    stats.cpu_seconds = cpu_seconds_;
+    add_process_families(out, stats);
+    cpu_refresh_.add_families(out, "jvmsight_process_cpu", "process CPU time", BackgroundRefresh::Clock::now());
+  }
+  // Periodic, on the agent thread: reads the process CPU time again when due.
+  void refresh() {
+    if (cpu_refresh_.due(BackgroundRefresh::Clock::now())) read_cpu();
   }
 
   // System.getProperty, as client_java reads them: java.runtime.* are set
@@ -27,6 +44,14 @@ class RuntimeCollector : public Collector {
   const JvmIdentity identity_;
   const NameGenerations names_;
   RuntimeMxBeans beans_;
+  BackgroundRefresh cpu_refresh_;
+  std::optional<double> cpu_seconds_;
+
+  void read_cpu() {
+    const auto cpu_start = BackgroundRefresh::thread_cpu();
+    cpu_seconds_ = read_process_cpu_seconds();
+    cpu_refresh_.done(BackgroundRefresh::Clock::now(), BackgroundRefresh::thread_cpu() - cpu_start);
+  }
 };
 
 }  // namespace jvmsight

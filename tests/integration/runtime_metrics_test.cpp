@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -49,7 +50,51 @@ std::map<std::string, std::string> props_of(const std::string& line) {
   return out;
 }
 
+// The MXBean (JDK 17: times()) and /proc count clock ticks of utime and
+// stime, which the kernel scales from the exact runtime the agent reads:
+// they trail it by up to a few ticks.
+constexpr double cpu_ticks = 0.03;
+
 class RuntimeMetrics : public ::testing::TestWithParam<Jdk> {};
+
+// process_cpu_seconds_total costs the kernel a sum over every thread, so it
+// is read in the background while someone scrapes and served with its age,
+// at most 2 s old for a read this cheap. A value read before a report the
+// JVM gave cannot be below it; one served past its bound would be.
+TEST_P(RuntimeMetrics, ProcessCpuIsServedFromTheBackground) {
+  AgentJvm jvm(GetParam(), "RuntimeTruth");
+  ASSERT_GT(jvm.port, 0);
+  jvm.scrape();
+  jvm.report("RUNTIME");  // loads the management classes: the next reports are quick
+  PromScrape first = jvm.scrape();
+  double first_cpu = first.value("process_cpu_seconds_total").value_or(-1);
+  ASSERT_GT(first_cpu, 0);
+  double oldest = 0;
+  for (int round = 0; round < 3; ++round) {
+    auto before = parse_report(jvm.report("RUNTIME"));
+    double proc_before = proc_cpu_seconds(jvm.process->pid());
+    std::this_thread::sleep_for(2500ms);  // longer than the bound: what is served was read since
+    PromScrape s = jvm.scrape();
+    auto after = parse_report(jvm.report("RUNTIME"));
+    double proc_after = proc_cpu_seconds(jvm.process->pid());
+    double cpu = s.value("process_cpu_seconds_total").value_or(-1);
+    double age = s.value("jvmsight_process_cpu_age_seconds").value_or(-1);
+    // Twice the refresh interval: a second, or 200 times what the read cost.
+    double bound = 2 * std::max(1.0, 200 * s.value("jvmsight_process_cpu_refresh_seconds").value_or(0));
+    ASSERT_LT(bound, 2.5) << "a read this cheap (few threads) is redone every second";
+    EXPECT_GE(age, 0);
+    EXPECT_LE(age, bound) << "served older than its bound";
+    oldest = std::max(oldest, age);
+    EXPECT_GE(cpu, before["cpu_ns"] / 1e9 - cpu_ticks) << "round " << round;
+    EXPECT_LE(cpu, after["cpu_ns"] / 1e9 + cpu_ticks) << "round " << round;
+    EXPECT_GE(cpu, proc_before - cpu_ticks) << "/proc, round " << round;
+    EXPECT_LE(cpu, proc_after + cpu_ticks) << "/proc, round " << round;
+    EXPECT_GE(cpu, first_cpu);
+    EXPECT_GT(s.value("jvmsight_process_cpu_refresh_seconds").value_or(-1), 0);
+  }
+  // A read at scrape time is microseconds old: at least one came from the background.
+  EXPECT_GT(oldest, 0.001);
+}
 
 TEST_P(RuntimeMetrics, MatchTheJvmsOwnMxBeansAndProc) {
   AgentJvm jvm(GetParam(), "RuntimeTruth");
@@ -59,7 +104,6 @@ TEST_P(RuntimeMetrics, MatchTheJvmsOwnMxBeansAndProc) {
   // Read the JVM, scrape, read again: the agent's values lie between.
   bool compared = false;
   for (int attempt = 0; attempt < 5 && !compared; ++attempt) {
-    double cpu_before = proc_cpu_seconds(jvm.process->pid());
     auto r1 = parse_report(jvm.report("RUNTIME"));
     PromScrape s = jvm.scrape();
     auto r2 = parse_report(jvm.report("RUNTIME"));
@@ -76,15 +120,12 @@ TEST_P(RuntimeMetrics, MatchTheJvmsOwnMxBeansAndProc) {
     double compile = s.value("jvm_compilation_time_seconds_total").value_or(-1);
     EXPECT_GE(compile, r1["compile_ms"] / 1000.0);
     EXPECT_LE(compile, r2["compile_ms"] / 1000.0);
+    // Read up to two seconds earlier (ProcessCpuIsServedFromTheBackground
+    // checks how much): never ahead of the JVM's own count.
     double cpu = s.value("process_cpu_seconds_total").value_or(-1);
-    // The MXBean (JDK 17: times()) and /proc count clock ticks of utime and
-    // stime, which the kernel scales from the exact runtime the agent reads:
-    // they trail it by up to a few ticks.
-    constexpr double ticks = 0.03;
-    EXPECT_GE(cpu, r1["cpu_ns"] / 1e9 - ticks);
-    EXPECT_LE(cpu, r2["cpu_ns"] / 1e9 + ticks);
-    EXPECT_GE(cpu, cpu_before - ticks) << "/proc";
-    EXPECT_LE(cpu, cpu_after + ticks) << "/proc";
+    EXPECT_GT(cpu, 0);
+    EXPECT_LE(cpu, r2["cpu_ns"] / 1e9 + cpu_ticks);
+    EXPECT_LE(cpu, cpu_after + cpu_ticks) << "/proc";
     EXPECT_EQ(s.value("jvm_buffer_pool_used_buffers", {{"pool", "direct"}}), r1["direct_count"]);
     EXPECT_EQ(s.value("jvm_buffer_pool_capacity_bytes", {{"pool", "direct"}}), r1["direct_capacity"]);
     EXPECT_GE(r1["direct_capacity"], 3 << 20);

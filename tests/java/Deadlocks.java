@@ -50,6 +50,7 @@ public class Deadlocks {
             case "mixed": cycle(new Object[] {new Resource(), new ReentrantLock()}); break;
             case "rwlock": cycle(new Object[] {new ReentrantReadWriteLock().writeLock(), new ReentrantReadWriteLock().writeLock()}); break;
             case "pool": pool(); break;
+            case "many": many(); break;
             case "bystanders": bystanders(); break;
             case "virtual": virtualCycle(); break;
             default: throw new IllegalArgumentException(kind);
@@ -67,6 +68,7 @@ public class Deadlocks {
         for (String cmd; (cmd = in.readLine()) != null; ) {
             if (cmd.equals("report")) System.out.println(kind.equals("virtual") ? virtualReport() : report());
             else if (cmd.equals("queues")) System.out.println(queues());
+            else if (cmd.equals("more")) System.out.println(more());
             else if (cmd.equals("exit")) break;
             System.out.flush();
         }
@@ -92,6 +94,7 @@ public class Deadlocks {
         java.util.TreeMap<String, Integer> c = new java.util.TreeMap<>();
         for (ThreadInfo ti : mx.dumpAllThreads(false, false)) {
             if (ti.getLockOwnerName() != null) c.merge(ti.getLockOwnerName(), 1, Integer::sum);
+            if (ti.getThreadState() == Thread.State.BLOCKED) c.merge("blocked", 1, Integer::sum);
             if (ti.getThreadState() == Thread.State.WAITING && ti.getLockInfo() != null
                 && java.util.concurrent.locks.AbstractOwnableSynchronizer.class.isAssignableFrom(Class.forName(ti.getLockInfo().getClassName())))
                 c.merge("parked." + ti.getLockInfo().getClassName(), 1, Integer::sum);
@@ -177,6 +180,46 @@ public class Deadlocks {
         }
         for (Thread t : all) t.start();
         for (Thread t : all) while (t.getState() != Thread.State.BLOCKED && t.getState() != Thread.State.WAITING) Thread.sleep(1);
+    }
+
+    /**
+     * More distinct locks than the agent's scan budgets: 80 held monitors and
+     * 70 held ReentrantLocks with one waiter each (past 32 monitor lookups,
+     * 64 handshakes a scrape and 64 grouped j.u.c. locks), then a monitor
+     * cycle, whose threads come last in the thread list.
+     */
+    static void many() throws InterruptedException {
+        for (int i = 0; i < 80; i++) heldWithOneWaiter("many-monitor-" + i, new Resource());
+        for (int i = 0; i < 70; i++) heldWithOneWaiter("many-rl-" + i, new ReentrantLock());
+        cycle(new Object[] {new Resource(), new Resource()});
+    }
+
+    static int moreRounds = 0;
+
+    /** Five more threads blocked on a new held monitor; "MORE" once they are. */
+    static String more() throws InterruptedException {
+        Object lock = new Resource();
+        Thread holder = daemon("more-holder-" + moreRounds++, () -> with(lock, Deadlocks::parkForever));
+        holder.start();
+        while (holder.getState() != Thread.State.WAITING) Thread.sleep(1);
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < 5; i++) waiters.add(daemon("more-waiter-" + i, () -> with(lock, () -> { })));
+        for (Thread t : waiters) t.start();
+        for (Thread t : waiters) while (t.getState() != Thread.State.BLOCKED) Thread.sleep(1);
+        return "MORE";
+    }
+
+    static void heldWithOneWaiter(String name, Object lock) throws InterruptedException {
+        Thread holder = daemon(name + "-holder", () -> with(lock, Deadlocks::parkForever));
+        holder.start();
+        while (holder.getState() != Thread.State.WAITING) Thread.sleep(1);
+        Thread waiter = daemon(name + "-waiter", () -> with(lock, () -> { }));
+        waiter.start();
+        while (waiter.getState() != Thread.State.BLOCKED && waiter.getState() != Thread.State.WAITING) Thread.sleep(1);
+    }
+
+    static void parkForever() {
+        for (;;) LockSupport.park();
     }
 
     /** A ReentrantLock that tells its owner (getOwner is protected). */

@@ -70,5 +70,24 @@ TEST(JobQueue, AThrowingJobDoesNotStopTheQueue) {
   EXPECT_EQ(q.call<int>([] { return 7; }, 5s), 7);
 }
 
+TEST(Wakeup, ASignalWakesTheWaiterOnceAndTheDeadlineEndsAWait) {
+  Wakeup w;
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(w.wait_until(start + 30ms));
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 30ms);
+  w.signal();
+  w.signal();  // signals before a wait collapse into one
+  EXPECT_TRUE(w.wait_until(std::chrono::steady_clock::now() + 5s));
+  EXPECT_FALSE(w.wait_until(std::chrono::steady_clock::now() + 10ms));
+  std::thread signaller([&] {
+    std::this_thread::sleep_for(20ms);
+    w.signal();
+  });
+  start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(w.wait_until(start + 30s));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  signaller.join();
+}
+
 }  // namespace
 }  // namespace jvmsight
