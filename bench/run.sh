@@ -15,13 +15,15 @@
 #               and with OTLP (bench/otlp_cost.sh; ~4 min)
 #   scrape      a whole /metrics at 10,000 threads (bench/whole_scrape.sh; ~2 min)
 #   pileup      lock pileups at 100-30,000 threads (bench/pileup.sh; ~8 min)
+#   gc          the GC pause histogram against the MXBean totals, G1, every
+#               JDK (~1 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
 # All parts: about 55 minutes. CONTENTION="stress:5 mixed:3" sets the
 # contention workloads and their rounds (e.g. CONTENTION="stress:3" for ~9 min).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:5 mixed:3}
-all_parts=(contention toggle memory scrape pileup threads exit)
+all_parts=(contention toggle memory gc scrape pileup threads exit)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -86,6 +88,25 @@ part_memory() {
   # the agent pushing OTLP; once per thread count, each into its own section.
   OTLP_COST_SECTION=memory_100 "$ROOT/bench/otlp_cost.sh" 100 3 5
   OTLP_COST_SECTION=memory_10000 "$ROOT/bench/otlp_cost.sh" 10000 3 5
+}
+
+part_gc() {
+  local out table
+  out=$(mktemp)
+  table=$(mktemp)
+  # shellcheck disable=SC2046
+  python3 "$ROOT/bench/gc_histogram.py" --png "$ROOT/docs/gc_histogram.png" --table "$table" $(bench_jdks)
+  {
+    header "bench/run.sh gc"
+    echo
+    echo "\`bench/gc_histogram.py\`: AllocBench (1 thread, G1, 8 s) with the agent; the last \`/metrics\` before exit."
+    echo
+    cat "$table"
+    echo
+    echo "![GC pause histogram](gc_histogram.png)"
+  } >"$out"
+  write_section gc_histogram "$out"
+  rm -f "$out" "$table"
 }
 
 part_scrape() { "$ROOT/bench/whole_scrape.sh"; }

@@ -92,9 +92,12 @@ uint64_t MonitorContentionCollector::flush_scaled(Clock::time_point now) {
   for (const auto& [label, t] : window_) window += t.count;
   unattributed_ += entries;
   if (window == 0) return entries;  // carried to the next window that saw any
-  // The events saw at least their own entries (a thread that ended took its
-  // JVM count with it).
-  double factor = std::max(1.0, static_cast<double>(unattributed_) / static_cast<double>(window));
+  // A JVM count under what the events saw misses entries: of threads that
+  // ended (they took their counts with them) or of virtual threads
+  // (ThreadMXBean does not list them). Then the window stands for its share
+  // of the time instead, 2^k.
+  double factor = unattributed_ >= window ? static_cast<double>(unattributed_) / static_cast<double>(window)
+                                          : static_cast<double>(uint64_t{1} << recorder_.duty_shift());
   for (const auto& [label, t] : window_) add_scaled(label, t, factor);
   window_.clear();
   unattributed_ = 0;
@@ -166,6 +169,9 @@ void MonitorContentionCollector::collect(MetricFamilies& out) {
                         "1 when the contention events are always on; N when they are on one slice of time in N "
                         "(above the contention_sampling rate), their counts scaled to the JVM's own total"),
              static_cast<double>(uint64_t{1} << recorder_.duty_shift()));
+  add_sample(add_family(out, "jvmsight_monitor_contended_wait_records_dropped_total", MetricType::counter,
+                        "Contended waits over contended_span_min_ms not made into spans: their ring was full"),
+             static_cast<double>(recorder_.long_waits().dropped()));
   add_sample(add_family(out, "jvmsight_monitor_contention_pending_locks", MetricType::gauge,
                         "Contended lock objects whose class is not known yet (counted once it is, or as unresolved)"),
              static_cast<double>(pending_.size()));
