@@ -1,5 +1,6 @@
 #include "agent/agent.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,6 +44,13 @@ std::atomic<Agent*> running{nullptr};
 // Drain GC pauses and notifications this often: the buffers stay small and
 // recent pauses reach the histogram and span queue within a fraction of a second.
 constexpr std::chrono::milliseconds gc_poll_interval{250};
+// The agent's start-up (class loading and JIT of what it calls, the first
+// deadlock check) leaves freed memory in malloc arenas that glibc keeps
+// resident: several MB on JDK 25. Handed back once start-up is over, then
+// now and then (malloc_trim locks each arena briefly; no Java thread waits
+// on it for long).
+constexpr std::chrono::milliseconds trim_first{15'000};
+constexpr std::chrono::milliseconds trim_interval{300'000};
 // At JVM exit, the last OTLP collection plus flush take at most about this long.
 constexpr std::chrono::milliseconds otlp_exit_budget{1000};
 
@@ -144,6 +152,7 @@ void Agent::schedule_periodic_work() {
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
+  agent_thread_.every(trim_interval, [] { malloc_trim(0); }, trim_first);
   if (events_.monitor) {
     agent_thread_.every(ContentionDutyCycle::slice, [this] {
       if (duty_cycle_) duty_cycle_->tick();

@@ -52,7 +52,7 @@ part_contention() {
     write_section "contention_$workload" "$out"
   done
   rm -f "$out"
-  python3 "$ROOT/bench/plot_contention.py" "$tsv" "$ROOT/docs/contention.png" || echo "no plot (matplotlib?)" >&2
+  /usr/bin/python3 "$ROOT/bench/plot_contention.py" "$tsv" "$ROOT/docs/contention.png" || echo "no plot (matplotlib?)" >&2
 }
 
 part_toggle() {
@@ -95,7 +95,7 @@ part_gc() {
   out=$(mktemp)
   table=$(mktemp)
   # shellcheck disable=SC2046
-  python3 "$ROOT/bench/gc_histogram.py" --png "$ROOT/docs/gc_histogram.png" --table "$table" $(bench_jdks)
+  /usr/bin/python3 "$ROOT/bench/gc_histogram.py" --png "$ROOT/docs/gc_histogram.png" --table "$table" $(bench_jdks)
   {
     header "bench/run.sh gc"
     echo
