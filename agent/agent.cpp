@@ -49,8 +49,8 @@ constexpr std::chrono::milliseconds gc_poll_interval{250};
 // resident: several MB on JDK 25. Handed back once start-up is over, then
 // now and then (malloc_trim locks each arena briefly; no Java thread waits
 // on it for long).
-constexpr std::chrono::milliseconds trim_first{15'000};
-constexpr std::chrono::milliseconds trim_interval{300'000};
+constexpr std::chrono::milliseconds trim_first{5'000};
+constexpr std::chrono::milliseconds trim_interval{60'000};
 // At JVM exit, the last OTLP collection plus flush take at most about this long.
 constexpr std::chrono::milliseconds otlp_exit_budget{1000};
 
@@ -152,7 +152,8 @@ void Agent::schedule_periodic_work() {
   agent_thread_.every(gc_poll_interval, [this] {
     if (gc_) gc_->poll();
   });
-  agent_thread_.every(trim_interval, [] { malloc_trim(0); }, trim_first);
+  agent_thread_.every(
+      trim_interval, [] { malloc_trim(0); }, trim_first);
   if (events_.monitor) {
     agent_thread_.every(ContentionDutyCycle::slice, [this] {
       if (duty_cycle_) duty_cycle_->tick();
