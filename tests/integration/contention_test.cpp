@@ -112,7 +112,8 @@ Storm run_storm(const Jdk& jdk, const std::string& millis, const std::string& op
 // events are on one slice of time in 2^k, and what they saw is scaled to the
 // JVM's own count. The totals match the JVM's per-thread blocked counts and
 // each class's share stays within the stated attribution error
-// (docs/LOCKS.md: 5% of the total).
+// (docs/LOCKS.md: 10% of the total; one 250 ms on-slice per 8 s cycle
+// decides the split, so a 6 s storm is attributed from one or two slices).
 TEST_P(Contention, DutyCycledStormMatchesTheJvmsCountsPerClass) {
   AgentJvm jvm(GetParam(), "TwoLockStorm", {"6", "2", "6000"}, "contention_sampling=1000");
   ASSERT_GT(jvm.port, 0);
@@ -129,8 +130,8 @@ TEST_P(Contention, DutyCycledStormMatchesTheJvmsCountsPerClass) {
   const double all = sum_all(s, "jvmsight_monitor_contended_enter_total");
   // The JVM's count also has the few other monitors the threads met.
   EXPECT_NEAR(all, total, 0.01 * total) << "big " << big << " small " << small;
-  EXPECT_NEAR(counted("TwoLockStorm$BigLock"), big, 0.05 * total);
-  EXPECT_NEAR(counted("TwoLockStorm$SmallLock"), small, 0.05 * total);
+  EXPECT_NEAR(counted("TwoLockStorm$BigLock"), big, 0.10 * total);
+  EXPECT_NEAR(counted("TwoLockStorm$SmallLock"), small, 0.10 * total);
   EXPECT_EQ(s.value("jvmsight_monitor_contended_wait_seconds_count", {{"lock_class", "TwoLockStorm$BigLock"}}),
             counted("TwoLockStorm$BigLock"));
   EXPECT_GT(
