@@ -5,22 +5,24 @@
 # command beside them; how numbers evolved goes to docs/BENCHMARKS-HISTORY.md
 # by hand, never here.
 # Usage: bench/run.sh [part...]   (default: all parts; "list" names them)
-# Parts, with their time on the 2-core reference machine:
+# Parts, with their time on the 2-core machine (measured where a number has
+# no "~"; the others are estimates):
 #   contention  contention events vs floor, JFR, async-profiler; stress (5
-#               rounds) and mixed (3 rounds) workloads, every JDK (~28 min);
-#               plot docs/contention.png
+#               rounds: 8 min) and mixed (3 rounds: ~5 min) workloads, every
+#               JDK; plot docs/contention.png
 #   toggle      what turning the contention events off and on costs at 100
-#               and 10,000 threads, every JDK (~1 min)
+#               and 10,000 threads, every JDK (1 min)
 #   memory      RSS added by the agent at 100 and 10,000 threads, without
-#               and with OTLP (bench/otlp_cost.sh; ~4 min)
+#               and with OTLP (bench/otlp_cost.sh; 10 min)
 #   scrape      a whole /metrics at 10,000 threads (bench/whole_scrape.sh; ~2 min)
 #   pileup      lock pileups at 100-30,000 threads (bench/pileup.sh; ~8 min)
 #   gc          the GC pause histogram against the MXBean totals, G1, every
-#               JDK (~1 min); plot docs/gc_histogram.png
+#               JDK (0.5 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
-# All parts: about 55 minutes. CONTENTION="stress:5 mixed:3" sets the
-# contention workloads and their rounds (e.g. CONTENTION="stress:3" for ~9 min).
+# All parts: about 50 minutes (not timed end to end yet). CONTENTION="stress:5
+# mixed:3" sets the contention workloads and their rounds (e.g.
+# CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:5 mixed:3}
 all_parts=(contention toggle memory gc scrape pileup threads exit)
