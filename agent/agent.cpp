@@ -1,5 +1,6 @@
 #include "agent/agent.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,12 +44,16 @@ std::atomic<Agent*> running{nullptr};
 // Drain GC pauses and notifications this often: the buffers stay small and
 // recent pauses reach the histogram and span queue within a fraction of a second.
 constexpr std::chrono::milliseconds gc_poll_interval{250};
-// How often contention sampling follows the rate: a burst is timed in full
-// for at most this long before sampling starts.
-constexpr std::chrono::milliseconds sampling_interval{1000};
 // How often the agent thread asks whether work served from the background
 // (lock queues, process CPU) is due again; BackgroundRefresh decides.
 constexpr std::chrono::milliseconds background_refresh_tick{250};
+// The agent's start-up (class loading and JIT of what it calls, the first
+// deadlock check) leaves freed memory in malloc arenas that glibc keeps
+// resident: several MB on JDK 25. Handed back once start-up is over, then
+// now and then (malloc_trim locks each arena briefly; no Java thread waits
+// on it for long).
+constexpr std::chrono::milliseconds trim_first{5'000};
+constexpr std::chrono::milliseconds trim_interval{60'000};
 // At JVM exit, the last OTLP collection plus flush take at most about this long.
 constexpr std::chrono::milliseconds otlp_exit_budget{1000};
 
@@ -88,6 +93,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     log::set_level(parsed.options.log_level);
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
+    agent->contention_.set_long_wait_ns(static_cast<uint64_t>(agent->options_.contended_span_min_ns));
     agent->capabilities_ = acquire_capabilities(jvmti);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
@@ -156,9 +162,12 @@ void Agent::schedule_periodic_work() {
     if (lock_queues_) lock_queues_->refresh();
     if (runtime_) runtime_->refresh();
   });
-  if (events_.monitor && options_.contention_sampling > 0) {
-    agent_thread_.every(sampling_interval, [this] {
-      if (contention_collector_) contention_collector_->adjust_sampling();
+  agent_thread_.every(
+      trim_interval, [] { malloc_trim(0); }, trim_first);
+  if (events_.monitor) {
+    agent_thread_.every(ContentionDutyCycle::slice, [this] {
+      if (duty_cycle_) duty_cycle_->tick();
+      if (wait_spans_) wait_spans_->drain();
     });
   }
   if (options_.deadlock_check_ms > 0) {
@@ -169,6 +178,9 @@ void Agent::schedule_periodic_work() {
     agent_thread_.every(
         interval,
         [this] {
+          // While the contention events were off, a thread may have blocked
+          // anew unseen: the check then re-reads the monitor edges.
+          if (duty_cycle_ && duty_cycle_->blind_since_last_asked()) contention_.note_blocking();
           if (deadlock_detector_) deadlock_detector_->check();
         },
         std::chrono::milliseconds{0});
@@ -219,10 +231,20 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   MonitorContentionCollector::TagResolver resolver;
   if (capabilities_.tag_objects)
     resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
+  blocked_counts_ = std::make_unique<JvmBlockedCounts>(jni, thread_mx_bean_);
   contention_collector_ = std::make_unique<MonitorContentionCollector>(
       contention_, static_cast<size_t>(options_.lock_classes), events_.monitor, std::move(resolver),
-      ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)));
+      [this] { return blocked_counts_->since_last(); });
   collectors_.add("contention", *contention_collector_);
+  if (events_.monitor && options_.contention_sampling > 0) {
+    duty_cycle_ = std::make_unique<ContentionDutyCycle>(
+        contention_, *contention_collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)),
+        [this](bool on) { return set_contended_events(jvmti_, on); });
+  }
+  if (events_.monitor && options_.contended_span_min_ns > 0) {
+    wait_spans_ = std::make_unique<ContendedWaitSpans>(jvmti_, jni, contention_.long_waits(), *contention_collector_,
+                                                       thread_roster_, spans_);
+  }
   lock_queues_ = std::make_unique<LockQueueCollector>(*lock_source_, static_cast<size_t>(options_.lock_classes));
   collectors_.add("lock_queue", *lock_queues_);
   auto on_deadlock = [this](const DeadlockCycle& cycle) {

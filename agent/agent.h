@@ -19,8 +19,11 @@
 #include "collectors/collector_set.h"
 #include "collectors/gc/gc_collector.h"
 #include "collectors/gc/gc_pause_recorder.h"
+#include "collectors/locks/contended_wait_spans.h"
+#include "collectors/locks/contention_duty_cycle.h"
 #include "collectors/locks/deadlock_detector.h"
 #include "collectors/locks/deadlock_reports.h"
+#include "collectors/locks/jvm_blocked_counts.h"
 #include "collectors/locks/lock_graph_source.h"
 #include "collectors/locks/lock_queue_collector.h"
 #include "collectors/locks/monitor_contention_collector.h"
@@ -81,6 +84,9 @@ class Agent {
   std::unique_ptr<GcCollector> gc_;
   std::unique_ptr<RuntimeCollector> runtime_;
   std::unique_ptr<MonitorContentionCollector> contention_collector_;
+  std::unique_ptr<JvmBlockedCounts> blocked_counts_;
+  std::unique_ptr<ContentionDutyCycle> duty_cycle_;  // only when contention_sampling is on
+  std::unique_ptr<ContendedWaitSpans> wait_spans_;   // only when contended_span_min_ms is on
   std::unique_ptr<LockQueueCollector> lock_queues_;
   std::unique_ptr<DeadlockDetector> deadlock_detector_;
   std::unique_ptr<DeadlockReports> deadlock_reports_;

@@ -1,9 +1,5 @@
 #include "agent/event_callbacks.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
 #include <cstdint>
 #include <exception>
 
@@ -55,23 +51,16 @@ void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtua
 void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtual_threads->on_end(); }
 
 // Monitor events run on application threads, on every contended entry:
-// CLOCK_MONOTONIC (vDSO), the TSC, JVM TI thread-local storage and relaxed
-// atomics only. The start lives in the thread-local storage pointer itself
-// (no allocation; layout in ThreadStamp), keyed to the java.lang.Thread, so
-// it stays right for virtual threads that move between carriers. The lock's
-// table slot is found at MonitorContendedEnter, while the thread is about
-// to block anyway: MonitorContendedEntered is posted while the thread owns
-// the monitor, so everything done there lengthens the critical section the
-// other waiters queue behind. Above the contention_sampling rate, Enter
-// returns at once for all but one entry in 2^k (MonitorContentionRecorder).
-uint64_t cycle_counter() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return monotonic_ns();
-#endif
-}
-
+// CLOCK_MONOTONIC (vDSO), JVM TI thread-local storage and relaxed atomics
+// only. The start lives in the thread-local storage pointer itself (no
+// allocation; layout in ThreadStamp), keyed to the java.lang.Thread, so it
+// stays right for virtual threads that move between carriers. The lock's
+// table slot is found at MonitorContendedEnter, while the thread is about to
+// block anyway: MonitorContendedEntered is posted while the thread owns the
+// monitor, so everything done there lengthens the critical section the other
+// waiters queue behind. Above the contention_sampling rate the agent thread
+// turns both events off for most of the time (ContentionDutyCycle), so no
+// callback runs at all then.
 void* as_storage(uint64_t v) { return reinterpret_cast<void*>(static_cast<uintptr_t>(v)); }
 
 // The stamp the matching Enter/Wait stored; 0 if none.
@@ -84,34 +73,35 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
   MonitorContentionRecorder& recorder = *sinks.contention;
   recorder.note_blocking();
-  const uint32_t shift = recorder.sample_shift();
-  if (shift != 0 && !MonitorContentionRecorder::samples(cycle_counter(), shift)) return;
-  const uint64_t now = monotonic_ns();  // after the shift: see set_sample_shift
+  const uint64_t now = monotonic_ns();
   jint hash = 0;
   jvmti->GetObjectHashCode(object, &hash);
   auto slot = recorder.slot_of(hash);
   // Once per lock object (its first contention), tag it so the agent thread
   // can find its class; every later event on it touches atomics only.
   if (slot.claimed && sinks.tag_locks) jvmti->SetTag(object, lock_tag(hash));
-  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index, shift)));
+  jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index)));
 }
 
-void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject) {
+void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread thread, jobject) {
   MonitorContentionRecorder& recorder = *sinks.contention;
   const uint64_t stamp = read_stamp(jvmti);
-  // No clock read while sampling skips this entry (its storage is empty).
   const uint64_t now = ThreadStamp::is_enter(stamp) ? monotonic_ns() : 0;
   if (now == 0 || !recorder.stamp_usable(stamp, now)) {
-    // While every entry is timed, a missing start means one began before
-    // the agent could see it; while sampling, it is an entry not sampled.
-    if (recorder.sample_shift() == 0) recorder.record_untimed();
+    // While the events stay on, a missing start means one began before the
+    // agent could see it; while duty cycling, an Enter in an off phase.
+    if (recorder.duty_shift() == 0) recorder.record_untimed();
     return;
   }
-  const uint32_t weight = ThreadStamp::weight_shift(stamp);
-  // A sampled stamp is used once: the next entries are mostly not sampled,
-  // and would find it.
-  if (weight != 0) jvmti->SetThreadLocalStorage(nullptr, nullptr);
-  recorder.record_contended(ThreadStamp::slot(stamp), ThreadStamp::since(stamp, now), weight);
+  const uint64_t waited = ThreadStamp::since(stamp, now);
+  recorder.record_contended(ThreadStamp::slot(stamp), waited);
+  if (waited >= recorder.long_wait_ns()) {
+    // Rare (a wait of contended_span_min_ms or more): one more non-blocking
+    // call, so the agent thread can name the thread.
+    jint thread_hash = 0;
+    jvmti->GetObjectHashCode(thread, &thread_hash);
+    recorder.record_long_wait(ThreadStamp::slot(stamp), now - waited, now, thread_hash);
+  }
 }
 
 void JNICALL on_monitor_wait(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jlong) {
@@ -131,6 +121,16 @@ bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
 }
 
 }  // namespace
+
+bool set_contended_events(jvmtiEnv* jvmti, bool on) {
+  jvmtiEventMode mode = on ? JVMTI_ENABLE : JVMTI_DISABLE;
+  // Entered first when enabling, last when disabling: an Enter is never
+  // seen without its Entered being on.
+  jvmtiEvent first = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTERED : JVMTI_EVENT_MONITOR_CONTENDED_ENTER;
+  jvmtiEvent second = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTER : JVMTI_EVENT_MONITOR_CONTENDED_ENTERED;
+  return jvmti->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
+         jvmti->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE;
+}
 
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabilities& caps, bool live,
                              bool want_contention, EnabledEvents& enabled) {

@@ -39,4 +39,8 @@ struct EnabledEvents {
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& sinks, const Capabilities& caps, bool live,
                              bool want_contention, EnabledEvents& enabled);
 
+// Agent thread: MonitorContendedEnter/Entered on or off (duty cycling).
+// False if the JVM refused.
+bool set_contended_events(jvmtiEnv* jvmti, bool on);
+
 }  // namespace jvmsight

@@ -48,8 +48,11 @@ struct Options {
   int deadlock_check_ms = 500;    // background deadlock check interval; 0 turns it off
   int lock_classes = 20;          // top K lock classes labelled in contention metrics
   bool contention = true;         // JVM TI monitor contention and wait events
-  // Contended entries timed per second before sampling starts; 0 = time all.
+  // Contended entries a second above which the contention events are duty
+  // cycled (on one slice in 2^k, counts scaled to the JVM's); 0 = always on.
   int contention_sampling = 1000;
+  // Contended waits at least this long become span records; 0: none.
+  int64_t contended_span_min_ns = 100'000'000;
   ClientJavaNames client_java_names = ClientJavaNames::both;
   // label.<name>=<value>: added to every sample of /metrics (a sample's own
   // label of the same name wins).

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Contention events cost: throughput of a contention-heavy workload with no
 # agent, with HotSpot's event posting alone (the floor agent: same events,
-# empty callbacks), with jvmsight, and with a JFR recording of
-# jdk.JavaMonitorEnter at threshold 0. Runs interleaved (none floor agent jfr,
-# none floor agent jfr, ...) so machine noise hits all alike; each round gives
-# a ratio to that round's no-agent run, and the result is the median ratio.
+# empty callbacks), with jvmsight, and with peers: JFR with its default
+# settings, JFR with jdk.JavaMonitorEnter at threshold 0, async-profiler in
+# lock mode (lock=0; built by bench/async_profiler.sh, skipped with a note if
+# it cannot be had). Runs interleaved (none floor agent ..., none floor agent
+# ..., ...) so machine noise hits all alike; each round gives a ratio to that
+# round's no-agent run, and the result is the median ratio.
 # Usage: bench/contention_bench.sh [java_home] [rounds] [workload] [configs]
 #   workload: mixed (default; one critical section in 16 yields the CPU
 #             while holding the lock, as a page fault or blocking call
@@ -12,21 +14,29 @@
 #             stress (every critical section yields: the most contended
 #             entries a second 2 CPUs can make), or io (each critical
 #             section sleeps 50 us, as blocking I/O under a lock would)
-#   configs:  which runs, default "none floor agent jfr"; also agent-exact
-#             (contention_sampling=off: every entry timed) and agent-nocheck
-#             (deadlock_check_ms=0: no background deadlock check)
+#   configs:  which runs, default "none floor agent jfr-default jfr asprof";
+#             also agent-exact (contention_sampling=off: events always on,
+#             every entry timed) and agent-nocheck (deadlock_check_ms=0: no
+#             background deadlock check)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 java_home=${1:-/usr/lib/jvm/java-17-openjdk-amd64}
 rounds=${2:-7}
 workload=${3:-mixed}
-read -r -a configs <<< "${4:-none floor agent jfr}"
+read -r -a configs <<< "${4:-none floor agent jfr-default jfr asprof}"
 for c in "${configs[@]}"; do
   case $c in
-    none|floor|agent|agent-exact|agent-nocheck|jfr) ;;
-    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck or jfr)" >&2; exit 2 ;;
+    none|floor|agent|agent-exact|agent-nocheck|jfr|jfr-default|asprof) ;;
+    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck, jfr, jfr-default or asprof)" >&2
+       exit 2 ;;
   esac
 done
+if [[ " ${configs[*]} " == *" asprof "* ]]; then
+  if ! asprof=$("$here/async_profiler.sh"); then
+    echo "async-profiler unavailable: its runs are left out" >&2
+    read -r -a configs <<< "${configs[*]/asprof/}"
+  fi
+fi
 [[ " ${configs[*]} " == *" none "* ]] || { echo "configs must include none: ratios are to it" >&2; exit 2; }
 agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
 floor=${JVMSIGHT_FLOOR_AGENT:-$here/../build/bench/libmonitor_events_floor.so}
@@ -54,6 +64,10 @@ run() {
              "${args[@]}" 2>/dev/null ;;
     jfr)   "$java_home/bin/java" -cp "$work" \
              "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" 2>/dev/null ;;
+    jfr-default) "$java_home/bin/java" -cp "$work" \
+             "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=default" "${args[@]}" 2>/dev/null ;;
+    asprof) "$java_home/bin/java" -cp "$work" "-agentpath:$asprof=start,event=lock,lock=0,file=$work/ap.jfr" \
+             "${args[@]}" 2>/dev/null ;;
   esac | sed -n 's/^RESULT //p'
 }
 echo "java: $("$java_home/bin/java" -version 2>&1 | head -1); workload $workload (16 threads, 2 locks, $block inside);" \

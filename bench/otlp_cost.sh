@@ -82,5 +82,5 @@ for jdk in $(bench_jdks); do
     echo "$line" >>"$out"
   done
 done
-write_section otlp_cost "$out"
+write_section "${OTLP_COST_SECTION:-otlp_cost}" "$out"
 rm -f "$out"

@@ -17,7 +17,7 @@ case "$mode" in
         # What more than one thread touches: the agent thread's job queue,
         # the span queue, the event recorders (callbacks on Java threads,
         # readers on the agent thread), and the HTTP server's workers.
-        filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:HttpServer*:HttpSecurity*:ThreadStamp*" ;;
+        filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:ContentionDutyCycle*:ContendedWaitRing*:HttpServer*:HttpSecurity*:ThreadStamp*" ;;
   *) echo "usage: $0 asan|tsan [build-dir]" >&2; exit 2 ;;
 esac
 dir=${2:-build-$mode}

@@ -1,23 +1,26 @@
 #pragma once
-// How many contended entries the monitor callbacks time. Timing every one
-// costs a workload little at normal rates, but at 100,000 contended entries a
-// second the extra work in the callbacks changes how lock convoys form and
-// costs several percent of throughput (docs/BENCHMARKS.md). Above a bound,
-// one entry in 2^k is timed and counts for 2^k: the totals stay estimates
-// of the real counts, and the cost stays near HotSpot's own event posting.
+// How much of the time the monitor contention events stay on. Each event
+// costs little at normal rates, but at 100,000 contended entries a second
+// HotSpot's own event posting alone costs a few percent of throughput
+// (docs/BENCHMARKS.md). Above a bound, ContentionDutyCycle turns the events
+// on for one slice of time in 2^k; this picks k from the rate.
 #include <cstdint>
 
 namespace jvmsight {
 
 class ContentionSampler {
  public:
-  // max_timed_per_second: 0 = time every entry, whatever the rate.
+  // The events are on at least one slice in 2^max_shift.
+  static constexpr uint32_t max_shift = 5;
+
+  // max_timed_per_second: 0 = events always on, whatever the rate.
   explicit ContentionSampler(uint32_t max_timed_per_second) : max_(max_timed_per_second) {}
 
-  // The next sampling shift k, given the contended entries (weighted) seen
-  // over `seconds` while the shift was `current`. Raises k at once to what
-  // the rate needs; lowers it one step at a time, and only when the timed
-  // rate would stay under half the bound, so a rate near it does not flap.
+  // The next shift k, given the contended entries seen over `seconds`
+  // while the shift was `current` (all of them: the JVM's own count while
+  // duty cycling). Raises k at once to what the rate needs; lowers it one
+  // step at a time, and only when the entries seen would stay under half
+  // the bound, so a rate near it does not flap.
   uint32_t next_shift(uint32_t current, uint64_t entries, double seconds) const;
 
  private:

@@ -33,11 +33,13 @@ void MonitorContentionCollector::learn_classes(const std::map<int32_t, std::stri
   for (const auto& [hash, name] : classes) classes_[hash] = name;
 }
 
-void MonitorContentionCollector::absorb(Clock::time_point now) {
+uint64_t MonitorContentionCollector::absorb(Clock::time_point now) {
+  std::map<std::string, WaitTotals>& into = scaling_ ? window_ : by_label_;
+  uint64_t absorbed = 0;
   recorder_.drain([&](int32_t hash, const WaitTotals& t) {
-    absorbed_ += t.count;
+    absorbed += t.count;
     if (hash == 0) {
-      by_label_[other_label].add(t);
+      into[other_label].add(t);
       return;
     }
     auto [it, fresh] = pending_.try_emplace(hash, Pending{{}, now});
@@ -67,20 +69,76 @@ void MonitorContentionCollector::absorb(Clock::time_point now) {
             [](const auto& a, const auto& b) { return a.second.sum_ns > b.second.sum_ns; });
   for (const auto& [cls, totals] : ranked) {
     if (!labelled_.count(cls) && labelled_.size() < lock_classes_) labelled_.insert(cls);
-    by_label_[labelled_.count(cls) ? cls : std::string(other_label)].add(totals);
+    into[labelled_.count(cls) ? cls : std::string(other_label)].add(totals);
   }
+  if (!scaling_) counted_ += absorbed;
+  return absorbed;
 }
 
-void MonitorContentionCollector::adjust_sampling(Clock::time_point now) {
+void MonitorContentionCollector::begin_scaling(Clock::time_point now) {
+  if (scaling_) return;
   absorb(now);
-  double seconds = std::chrono::duration<double>(now - adjusted_at_).count();
-  recorder_.set_sample_shift(sampler_.next_shift(recorder_.sample_shift(), absorbed_, seconds), monotonic_ns());
-  absorbed_ = 0;
-  adjusted_at_ = now;
+  if (exact_) exact_();  // the baseline: entries before this were counted by the events
+  scaling_ = true;
+}
+
+uint64_t MonitorContentionCollector::flush_scaled(Clock::time_point now) {
+  if (!scaling_) return absorb(now);
+  uint64_t seen = absorb(now);
+  std::optional<uint64_t> jvm = exact_ ? exact_() : std::nullopt;
+  uint64_t entries = jvm ? *jvm : seen << recorder_.duty_shift();
+  counted_ += entries;
+  uint64_t window = 0;
+  for (const auto& [label, t] : window_) window += t.count;
+  unattributed_ += entries;
+  if (window == 0) return entries;  // carried to the next window that saw any
+  // A JVM count under what the events saw misses entries: of threads that
+  // ended (they took their counts with them) or of virtual threads
+  // (ThreadMXBean does not list them). Then the window stands for its share
+  // of the time instead, 2^k.
+  double factor = unattributed_ >= window ? static_cast<double>(unattributed_) / static_cast<double>(window)
+                                          : static_cast<double>(uint64_t{1} << recorder_.duty_shift());
+  for (const auto& [label, t] : window_) add_scaled(label, t, factor);
+  window_.clear();
+  unattributed_ = 0;
+  return entries;
+}
+
+void MonitorContentionCollector::end_scaling(Clock::time_point now) {
+  if (!scaling_) return;
+  flush_scaled(now);
+  scaling_ = false;
+  if (!window_.empty()) {  // nothing seen since the JVM last counted: no share to scale by
+    for (const auto& [label, t] : window_) by_label_[label].add(t);
+    window_.clear();
+  }
+  unattributed_ = 0;
+}
+
+void MonitorContentionCollector::add_scaled(const std::string& label, const WaitTotals& t, double factor) {
+  // Whole counts now, the fractions later: over many flushes a label's
+  // counts add up to its share of the JVM's total.
+  Remainder& r = remainders_[label];
+  WaitTotals scaled;
+  for (size_t i = 0; i < t.buckets.size(); ++i) {
+    double x = static_cast<double>(t.buckets[i]) * factor + r.buckets[i];
+    scaled.buckets[i] = static_cast<uint64_t>(x);
+    r.buckets[i] = x - static_cast<double>(scaled.buckets[i]);
+    scaled.count += scaled.buckets[i];
+  }
+  double sum = static_cast<double>(t.sum_ns) * factor + r.sum_ns;
+  scaled.sum_ns = static_cast<uint64_t>(sum);
+  r.sum_ns = sum - static_cast<double>(scaled.sum_ns);
+  by_label_[label].add(scaled);
+}
+
+const std::string* MonitorContentionCollector::class_of(int32_t hash) const {
+  auto it = classes_.find(hash);
+  return it == classes_.end() ? nullptr : &it->second;
 }
 
 void MonitorContentionCollector::collect(MetricFamilies& out) {
-  absorb();
+  flush_scaled(Clock::now());
   add_sample(add_family(out, "jvmsight_monitor_events_enabled", MetricType::gauge,
                         "1 when JVM TI monitor contention and wait events are recorded"),
              events_enabled_ ? 1 : 0);
@@ -103,14 +161,17 @@ void MonitorContentionCollector::collect(MetricFamilies& out) {
       add_family(out, "jvmsight_monitor_contention_untracked_total", MetricType::counter,
                  "Contended entries on lock objects beyond the agent's table, counted under lock_class=\"other\""),
       static_cast<double>(recorder_.overflowed()));
-  add_sample(
-      add_family(out, "jvmsight_monitor_contended_untimed_total", MetricType::counter,
-                 "Contended entries whose start was not seen (e.g. began before the agent attached); not counted"),
-      static_cast<double>(recorder_.untimed()));
+  add_sample(add_family(out, "jvmsight_monitor_contended_untimed_total", MetricType::counter,
+                        "Contended entries whose start was not seen (e.g. began before the agent attached) while the "
+                        "events stayed on; not counted"),
+             static_cast<double>(recorder_.untimed()));
   add_sample(add_family(out, "jvmsight_monitor_contention_sampling_interval", MetricType::gauge,
-                        "1 when every contended entry is timed; N when one in N is, each counting for N "
-                        "(above the contention_sampling rate)"),
-             static_cast<double>(uint64_t{1} << recorder_.sample_shift()));
+                        "1 when the contention events are always on; N when they are on one slice of time in N "
+                        "(above the contention_sampling rate), their counts scaled to the JVM's own total"),
+             static_cast<double>(uint64_t{1} << recorder_.duty_shift()));
+  add_sample(add_family(out, "jvmsight_monitor_contended_wait_records_dropped_total", MetricType::counter,
+                        "Contended waits over contended_span_min_ms not made into spans: their ring was full"),
+             static_cast<double>(recorder_.long_waits().dropped()));
   add_sample(add_family(out, "jvmsight_monitor_contention_pending_locks", MetricType::gauge,
                         "Contended lock objects whose class is not known yet (counted once it is, or as unresolved)"),
              static_cast<double>(pending_.size()));

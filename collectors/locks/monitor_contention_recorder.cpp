@@ -1,10 +1,8 @@
 #include "collectors/locks/monitor_contention_recorder.h"
 
-#include <algorithm>
-
 namespace jvmsight {
 
-void WaitHistogram::record(uint64_t ns, uint32_t weight_shift) {
+void WaitHistogram::record(uint64_t ns) {
   // Bounds in ns, compared as integers: no floating point on the hot path.
   static constexpr std::array<uint64_t, wait_bucket_count> bounds_ns = {
       10'000,     100'000,     500'000,     1'000'000,     5'000'000,     10'000'000,
@@ -13,8 +11,8 @@ void WaitHistogram::record(uint64_t ns, uint32_t weight_shift) {
   while (b < wait_bucket_count && ns > bounds_ns[b]) ++b;
   // Two atomic adds per event (the count is the sum of the buckets): hot
   // locks put every contending thread on the same cache lines.
-  buckets[b].fetch_add(uint64_t{1} << weight_shift, std::memory_order_relaxed);
-  sum_ns.fetch_add(ns << weight_shift, std::memory_order_relaxed);
+  buckets[b].fetch_add(1, std::memory_order_relaxed);
+  sum_ns.fetch_add(ns, std::memory_order_relaxed);
 }
 
 void WaitTotals::add(const WaitTotals& o) {
@@ -46,31 +44,20 @@ MonitorContentionRecorder::SlotRef MonitorContentionRecorder::slot_of(int32_t ha
   return {overflow_slot, false};
 }
 
-void MonitorContentionRecorder::record_contended(uint32_t slot, uint64_t wait_ns, uint32_t weight_shift) {
+void MonitorContentionRecorder::record_contended(uint32_t slot, uint64_t wait_ns) {
   if (slot < slot_count) {
-    slots_[slot].record(wait_ns, weight_shift);
+    slots_[slot].record(wait_ns);
     return;
   }
-  overflowed_.fetch_add(uint64_t{1} << weight_shift, std::memory_order_relaxed);
-  overflow_.record(wait_ns, weight_shift);
-}
-
-void MonitorContentionRecorder::set_sample_shift(uint32_t shift, uint64_t now_ns) {
-  shift = std::min(shift, ThreadStamp::max_weight_shift);
-  uint32_t old = sample_shift_.load(std::memory_order_relaxed);
-  if (shift == old) return;
-  // Before the shift is published: an Enter that sees 0 reads its clock
-  // after this, so its stamp is not older than exact_since_ns_.
-  if (shift == 0) exact_since_ns_.store(now_ns, std::memory_order_relaxed);
-  sample_shift_.store(shift, std::memory_order_release);
+  overflowed_.fetch_add(1, std::memory_order_relaxed);
+  overflow_.record(wait_ns);
 }
 
 bool MonitorContentionRecorder::stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const {
-  if (ThreadStamp::weight_shift(enter_stamp) != 0) return true;
-  if (sample_shift() != 0) return false;
-  uint64_t exact_since = exact_since_ns_.load(std::memory_order_relaxed);
-  // exact_since > now: timing became exact after this callback read its clock.
-  return exact_since <= now_ns && ThreadStamp::since(enter_stamp, now_ns) <= now_ns - exact_since;
+  uint64_t phase_start = phase_start_ns_.load(std::memory_order_acquire);
+  // phase_start > now: the events were enabled again after this callback
+  // read its clock, so its stamp is from an earlier phase.
+  return phase_start <= now_ns && ThreadStamp::since(enter_stamp, now_ns) <= now_ns - phase_start;
 }
 
 WaitTotals MonitorContentionRecorder::take(WaitHistogram& h) {

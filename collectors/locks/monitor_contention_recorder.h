@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "collectors/locks/contended_wait_ring.h"
 #include "common/clock.h"
 
 namespace jvmsight {
@@ -23,8 +24,7 @@ inline constexpr std::array<double, wait_bucket_count> wait_bounds_seconds = {
 struct WaitHistogram {
   std::atomic<uint64_t> sum_ns{0};
   std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets{};
-  // One wait standing for 2^weight_shift of them (sampling; 0 = itself only).
-  void record(uint64_t ns, uint32_t weight_shift = 0);
+  void record(uint64_t ns);
 };
 
 // A plain copy, for the agent thread.
@@ -57,9 +57,20 @@ class MonitorContentionRecorder {
   // MonitorContendedEntered (posted while the thread owns the monitor: its
   // cost lengthens every critical section the lock's waiters queue behind).
   SlotRef slot_of(int32_t identity_hash);
-  void record_contended(uint32_t slot, uint64_t wait_ns, uint32_t weight_shift = 0);
+  void record_contended(uint32_t slot, uint64_t wait_ns);
   void record_wait(uint64_t wait_ns) { waits_.record(wait_ns); }
   void record_untimed() { untimed_.fetch_add(1, std::memory_order_relaxed); }
+
+  // Long contended waits, kept one by one for spans (contended_span_min_ms;
+  // 0 = none). The callback checks the bound, then pushes to a fixed ring;
+  // the agent thread drains it.
+  uint64_t long_wait_ns() const { return long_wait_ns_; }
+  void set_long_wait_ns(uint64_t ns) { long_wait_ns_ = ns == 0 ? UINT64_MAX : ns; }
+  void record_long_wait(uint32_t slot, uint64_t start_ns, uint64_t end_ns, int32_t thread_hash) {
+    long_waits_.push(
+        {start_ns, end_ns, slot < slot_count ? keys_[slot].load(std::memory_order_relaxed) : 0, thread_hash});
+  }
+  ContendedWaitRing& long_waits() { return long_waits_; }
 
   // Agent thread: takes (and zeroes) what each slot gathered since the last
   // drain; fn(identity_hash, totals). Hash 0 is the overflow: objects beyond
@@ -70,27 +81,22 @@ class MonitorContentionRecorder {
   uint64_t overflowed() const { return overflowed_.load(std::memory_order_relaxed); }
   uint64_t untimed() const { return untimed_.load(std::memory_order_relaxed); }
 
-  // Sampling, so that timing stays cheap at any contention rate: while
-  // sample_shift() is k > 0, MonitorContendedEnter times one entry in 2^k
-  // (samples()) and that entry counts for 2^k. The agent thread sets k from
-  // the rate it drains (ContentionSampler); callbacks only read it.
-  uint32_t sample_shift() const { return sample_shift_.load(std::memory_order_acquire); }
-  // cycles: any fast-moving counter (the TSC); its bits above 7 change
-  // faster than contended entries come, so they pick entries at random.
-  static constexpr bool samples(uint64_t cycles, uint32_t shift) {
-    return ((cycles >> 7) & ((uint64_t{1} << shift) - 1)) == 0;
-  }
-  void set_sample_shift(uint32_t shift, uint64_t now_ns);
-  // Whether MonitorContendedEntered may use this enter stamp. A sampled
-  // stamp is the thread's own (the callback clears it once used). An exact
-  // one is left in place (the next Enter overwrites it, one JVM TI call
-  // less per event), so it is only trusted while every Enter writes one,
-  // and only if written since that began: else an unsampled entry would
-  // find an old stamp and time a wait it never had.
+  // Duty cycling (ContentionDutyCycle), so that the events cost little at
+  // any contention rate: above the contention_sampling rate, the agent
+  // thread enables MonitorContendedEnter/Entered for one slice in 2^k
+  // (duty_shift() = k), and a pair split across a phase boundary is not
+  // timed. start_phase runs before the events are enabled again.
+  uint32_t duty_shift() const { return duty_shift_.load(std::memory_order_relaxed); }
+  void set_duty_shift(uint32_t shift) { duty_shift_.store(shift, std::memory_order_relaxed); }
+  void start_phase(uint64_t now_ns) { phase_start_ns_.store(now_ns, std::memory_order_release); }
+  // Whether MonitorContendedEntered may use this enter stamp: only one
+  // written since the events were last enabled. The stamp is left in place
+  // after use (the next Enter overwrites it, one JVM TI call less per
+  // event); an Entered whose Enter fell in an off phase finds an older one.
   bool stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const;
 
-  // Set by every MonitorContendedEnter, sampled or not (every new blocking
-  // on a monitor starts there); taken by the deadlock check, which reuses
+  // Set by every MonitorContendedEnter (every new blocking on a monitor
+  // starts there, while the events are on); taken by the deadlock check, which reuses
   // monitor edges while no thread blocked anew. Written only when clear, so
   // contending threads mostly just read its line.
   void note_blocking() {
@@ -109,11 +115,13 @@ class MonitorContentionRecorder {
   WaitHistogram waits_;
   std::atomic<uint64_t> overflowed_{0};
   std::atomic<uint64_t> untimed_{0};
-  // Read on every event, written about once a second at most: a line of
+  // Read on every event, written a few times a second at most: a line of
   // their own (alignas also pads the class to a whole line).
-  alignas(64) std::atomic<uint32_t> sample_shift_{0};
-  std::atomic<uint64_t> exact_since_ns_{0};
+  alignas(64) std::atomic<uint64_t> phase_start_ns_{0};
+  std::atomic<uint32_t> duty_shift_{0};
+  uint64_t long_wait_ns_ = UINT64_MAX;  // set before the events are enabled
   std::atomic<bool> blocked_anew_{false};
+  ContendedWaitRing long_waits_;
 };
 
 template <class Fn>
@@ -130,23 +138,20 @@ void MonitorContentionRecorder::drain(Fn&& fn) {
 
 // The start of a contended enter or an Object.wait, kept by the event
 // callbacks in the thread's JVM TI thread-local storage word (no allocation):
-//   enter: [ start ns mod 2^46 | weight shift (4 bits) | table slot (13 bits) | 1 ]
+//   enter: [ start ns mod 2^50                         | table slot (13 bits) | 1 ]
 //   wait:  [ start ns mod 2^63                                                | 0 ]
 // 0 means none. Durations are computed modulo the kept width, so the
-// monotonic clock's value never matters, only differences under 19 hours
+// monotonic clock's value never matters, only differences under 13 days
 // (a contended entry blocked longer is timed modulo that).
 struct ThreadStamp {
   static constexpr unsigned slot_bits = 13;
-  static constexpr unsigned weight_bits = 4;
-  static constexpr uint32_t max_weight_shift = (1u << weight_bits) - 1;
-  static constexpr unsigned enter_shift = 1 + slot_bits + weight_bits;
+  static constexpr unsigned enter_shift = 1 + slot_bits;
   static constexpr uint64_t enter_mask = (uint64_t{1} << (64 - enter_shift)) - 1;
   static constexpr uint64_t wait_mask = (uint64_t{1} << 63) - 1;
   static_assert(MonitorContentionRecorder::overflow_slot < (1u << slot_bits), "a slot index fits its bits");
 
-  static constexpr uint64_t enter(uint64_t now_ns, uint32_t slot, uint32_t weight_shift = 0) {
-    return ((now_ns & enter_mask) << enter_shift) | (uint64_t{weight_shift & max_weight_shift} << (1 + slot_bits)) |
-           (uint64_t{slot} << 1) | 1;
+  static constexpr uint64_t enter(uint64_t now_ns, uint32_t slot) {
+    return ((now_ns & enter_mask) << enter_shift) | (uint64_t{slot} << 1) | 1;
   }
   // | 2 keeps a wait stamp nonzero (a start at clock value 0); 1 ns off at worst.
   static constexpr uint64_t wait(uint64_t now_ns) { return ((now_ns & wait_mask) << 1) | 2; }
@@ -154,9 +159,6 @@ struct ThreadStamp {
   static constexpr bool is_wait(uint64_t stamp) { return stamp != 0 && (stamp & 1) == 0; }
   static constexpr uint32_t slot(uint64_t enter_stamp) {
     return static_cast<uint32_t>((enter_stamp >> 1) & ((uint64_t{1} << slot_bits) - 1));
-  }
-  static constexpr uint32_t weight_shift(uint64_t enter_stamp) {
-    return static_cast<uint32_t>((enter_stamp >> (1 + slot_bits)) & max_weight_shift);
   }
   static constexpr uint64_t since(uint64_t stamp, uint64_t now_ns) {
     return is_enter(stamp) ? (now_ns - (stamp >> enter_shift)) & enter_mask : (now_ns - (stamp >> 1)) & wait_mask;

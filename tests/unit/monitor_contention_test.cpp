@@ -60,16 +60,6 @@ TEST(ThreadStamp, EnterKeepsSlotAndTimesAcrossTheWrapOfItsClockBits) {
   EXPECT_EQ(ThreadStamp::since(ThreadStamp::enter(123'456'789'000, 7), 123'456'789'000 + 5'000'000), 5'000'000u);
 }
 
-TEST(ThreadStamp, EnterKeepsItsWeightApartFromSlotAndStart) {
-  uint64_t start = 555'000'000'000;
-  for (uint32_t shift : {0u, 1u, 9u, ThreadStamp::max_weight_shift}) {
-    uint64_t s = ThreadStamp::enter(start, MonitorContentionRecorder::overflow_slot, shift);
-    EXPECT_EQ(ThreadStamp::weight_shift(s), shift);
-    EXPECT_EQ(ThreadStamp::slot(s), MonitorContentionRecorder::overflow_slot);
-    EXPECT_EQ(ThreadStamp::since(s, start + 42), 42u);
-  }
-}
-
 TEST(ThreadStamp, WaitIsNeverMistakenForAnEnterOrForNone) {
   uint64_t w = ThreadStamp::wait(0);  // a start at clock value 0 is still a stamp
   EXPECT_TRUE(ThreadStamp::is_wait(w));
@@ -80,43 +70,17 @@ TEST(ThreadStamp, WaitIsNeverMistakenForAnEnterOrForNone) {
   EXPECT_NEAR(static_cast<double>(ThreadStamp::since(ThreadStamp::wait(start), start + 2'000'000'000)), 2e9, 1);
 }
 
-TEST(MonitorContentionRecorder, SampledEntryCountsForItsWeight) {
-  MonitorContentionRecorder r;
-  auto slot = r.slot_of(11);
-  r.record_contended(slot.index, 2'000, 3);  // one in 8 timed: stands for 8 entries of 2 us
-  r.record_contended(slot.index, 7'000'000, 0);
-  WaitTotals t;
-  r.drain([&](int32_t, const WaitTotals& x) { t.add(x); });
-  EXPECT_EQ(t.count, 9u);
-  EXPECT_EQ(t.buckets[0], 8u);
-  EXPECT_EQ(t.buckets[5], 1u);  // (5 ms, 10 ms]
-  EXPECT_EQ(t.sum_ns, 8u * 2'000 + 7'000'000);
-}
-
-TEST(MonitorContentionRecorder, SamplesOneInTwoToTheShiftOfACounter) {
-  EXPECT_TRUE(MonitorContentionRecorder::samples(12345, 0)) << "shift 0 times every entry";
-  for (uint32_t shift : {1u, 4u, 10u}) {
-    uint64_t taken = 0, n = uint64_t{1} << 20;
-    for (uint64_t c = 0; c < n; c += 37) taken += MonitorContentionRecorder::samples(c, shift);
-    double expected = static_cast<double>(n / 37) / static_cast<double>(uint64_t{1} << shift);
-    EXPECT_NEAR(static_cast<double>(taken), expected, expected * 0.05) << shift;
-  }
-}
-
-TEST(MonitorContentionRecorder, StaleExactStampIsNeverTakenForAnUnsampledEntry) {
+TEST(MonitorContentionRecorder, StampFromBeforeThePhaseIsNeverTaken) {
   MonitorContentionRecorder r;
   uint64_t t = 1'000'000'000'000;
-  uint64_t exact = ThreadStamp::enter(t, 1, 0);
-  EXPECT_TRUE(r.stamp_usable(exact, t + 10)) << "every Enter writes one: it is this entry's";
-  r.set_sample_shift(4, t + 20);
-  // The thread's next Enter was not sampled and left the old stamp.
-  EXPECT_FALSE(r.stamp_usable(exact, t + 30));
-  uint64_t sampled = ThreadStamp::enter(t + 40, 1, 4);
-  EXPECT_TRUE(r.stamp_usable(sampled, t + 50)) << "sampled stamps are used once, then cleared";
-  r.set_sample_shift(0, t + 60);
-  EXPECT_FALSE(r.stamp_usable(exact, t + 70)) << "written before timing became exact again";
-  EXPECT_TRUE(r.stamp_usable(ThreadStamp::enter(t + 80, 1, 0), t + 90));
-  EXPECT_FALSE(r.stamp_usable(ThreadStamp::enter(t + 50, 1, 0), t + 55)) << "clock read before the switch";
+  uint64_t stamp = ThreadStamp::enter(t, 1);
+  EXPECT_TRUE(r.stamp_usable(stamp, t + 10)) << "events on since the start: every Enter writes one";
+  // The events went off with this Entered still to come, and on again: the
+  // thread's next Entered may follow an Enter of the off phase.
+  r.start_phase(t + 20);
+  EXPECT_FALSE(r.stamp_usable(stamp, t + 30));
+  EXPECT_TRUE(r.stamp_usable(ThreadStamp::enter(t + 40, 1), t + 50));
+  EXPECT_FALSE(r.stamp_usable(ThreadStamp::enter(t + 15, 1), t + 18)) << "clock read before the phase began";
 }
 
 TEST(ContentionSampler, TimesEverythingUpToTheBoundThenHalvesUntilUnderIt) {
@@ -124,10 +88,10 @@ TEST(ContentionSampler, TimesEverythingUpToTheBoundThenHalvesUntilUnderIt) {
   EXPECT_EQ(s.next_shift(0, 9'000, 1.0), 0u);
   EXPECT_EQ(s.next_shift(0, 10'000, 1.0), 0u);
   EXPECT_EQ(s.next_shift(0, 10'001, 1.0), 1u);
-  EXPECT_EQ(s.next_shift(0, 100'000, 1.0), 4u);  // 6,250 a second timed
+  EXPECT_EQ(s.next_shift(0, 100'000, 1.0), 4u);  // on 1/16 of the time: 6,250 a second seen
   EXPECT_EQ(s.next_shift(0, 200'000, 2.0), 4u);  // a rate, not a count
-  EXPECT_EQ(s.next_shift(0, uint64_t{1} << 40, 1.0), ThreadStamp::max_weight_shift);
-  EXPECT_EQ(ContentionSampler(0).next_shift(5, 1'000'000'000, 1.0), 0u) << "0: never sample";
+  EXPECT_EQ(s.next_shift(0, uint64_t{1} << 40, 1.0), ContentionSampler::max_shift);
+  EXPECT_EQ(ContentionSampler(0).next_shift(5, 1'000'000'000, 1.0), 0u) << "0: always on";
 }
 
 TEST(ContentionSampler, LowersOneStepAtATimeAndOnlyWellUnderTheBound) {
@@ -137,23 +101,6 @@ TEST(ContentionSampler, LowersOneStepAtATimeAndOnlyWellUnderTheBound) {
   EXPECT_EQ(s.next_shift(4, 30'000, 1.0), 3u);
   EXPECT_EQ(s.next_shift(4, 0, 1.0), 3u);
   EXPECT_EQ(s.next_shift(1, 0, 1.0), 0u);
-}
-
-TEST(MonitorContentionCollector, SamplingFollowsTheRateItDrains) {
-  MonitorContentionRecorder r;
-  MonitorContentionCollector c(r, 5, true, nullptr, ContentionSampler(100));
-  auto t0 = Clock::now();
-  c.adjust_sampling(t0);
-  for (int i = 0; i < 1000; ++i) contend(r, 3, 100);
-  c.adjust_sampling(t0 + std::chrono::seconds(1));
-  EXPECT_EQ(r.sample_shift(), 4u) << "1,000 a second over a bound of 100";
-  MetricFamilies out;
-  c.collect(out);
-  const MetricFamily* interval = find_family(out, "jvmsight_monitor_contention_sampling_interval");
-  ASSERT_NE(interval, nullptr);
-  EXPECT_EQ(interval->samples.at(0).value, 16.0);
-  c.adjust_sampling(t0 + std::chrono::seconds(2));
-  EXPECT_EQ(r.sample_shift(), 3u) << "quiet again: back one step";
 }
 
 TEST(MonitorContentionRecorder, LockTagRoundTripsTheHash) {

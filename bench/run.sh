@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The whole benchmark suite, or named parts of it, in a bounded time. Each part
+# runs its bench script(s) and rewrites its own section of docs/BENCHMARKS.md
+# (between <!-- bench:NAME --> markers) with the current results and the
+# command beside them; how numbers evolved goes to docs/BENCHMARKS-HISTORY.md
+# by hand, never here.
+# Usage: bench/run.sh [part...]   (default: all parts; "list" names them)
+# Parts, with their time on the 2-core machine (measured where a number has
+# no "~"; the others are estimates):
+#   contention  contention events vs floor, JFR, async-profiler; stress (5
+#               rounds: 8 min) and mixed (3 rounds: ~5 min) workloads, every
+#               JDK; plot docs/contention.png
+#   toggle      what turning the contention events off and on costs at 100
+#               and 10,000 threads, every JDK (1 min)
+#   memory      RSS added by the agent at 100 and 10,000 threads, without
+#               and with OTLP (bench/otlp_cost.sh; 10 min)
+#   scrape      a whole /metrics at 10,000 threads (bench/whole_scrape.sh; ~2 min)
+#   pileup      lock pileups at 100-30,000 threads (bench/pileup.sh; ~8 min)
+#   gc          the GC pause histogram against the MXBean totals, G1, every
+#               JDK (0.5 min); plot docs/gc_histogram.png
+#   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
+#   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
+# All parts: about 50 minutes (not timed end to end yet). CONTENTION="stress:5
+# mixed:3" sets the contention workloads and their rounds (e.g.
+# CONTENTION="stress:3" for about 5 minutes).
+source "$(dirname "$0")/common.sh"
+CONTENTION=${CONTENTION:-stress:5 mixed:3}
+all_parts=(contention toggle memory gc scrape pileup threads exit)
+
+header() {  # header COMMAND: the line every section starts with
+  echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
+}
+
+part_contention() {
+  local out tsv=$ROOT/docs/contention.tsv
+  out=$(mktemp)
+  : >"$tsv"
+  for spec in $CONTENTION; do
+    local workload=${spec%%:*} rounds=${spec##*:}
+    {
+      header "bench/run.sh contention"
+      echo
+      echo "Workload \`$workload\`: \`bench/contention_bench.sh <jdk> $rounds $workload\`. Ratios are throughput" \
+           "with that configuration over the same round's run without any agent (medians over the rounds)."
+    } >"$out"
+    for jdk in $(bench_jdks); do
+      local table
+      table=$("$ROOT/bench/contention_bench.sh" "$jdk" "$rounds" "$workload" \
+              "none floor agent agent-exact jfr-default jfr asprof" | tee >(cat >&2) | sed -n '/^| config/,$p')
+      { echo; echo "$(basename "$jdk"):"; echo; echo "$table"; } >>"$out"
+      echo "$table" | awk -F'|' -v w="$workload" -v j="$(basename "$jdk")" \
+        'NR > 2 {gsub(/ /, "", $2); split($4, r, " "); print w "\t" j "\t" $2 "\t" r[1]}' >>"$tsv"
+    done
+    write_section "contention_$workload" "$out"
+  done
+  rm -f "$out"
+  /usr/bin/python3 "$ROOT/bench/plot_contention.py" "$tsv" "$ROOT/docs/contention.png" || echo "no plot (matplotlib?)" >&2
+}
+
+part_toggle() {
+  local out
+  out=$(mktemp)
+  compile_bench
+  {
+    header "bench/run.sh toggle"
+    echo
+    echo "The floor agent (\`bench/monitor_events_floor.cpp\`, option \`toggle=20\`) switches" \
+         "MonitorContendedEnter/Entered off and on every 20 ms for 8 s in a JVM of N parked threads; one switch" \
+         "is both SetEventNotificationMode calls."
+    echo
+    echo "| JDK | threads | switches | mean per switch (us) | max (us) |"
+    echo "|---|---|---|---|---|"
+  } >"$out"
+  for jdk in $(bench_jdks); do
+    for n in 100 10000; do
+      local line
+      line=$("$jdk/bin/java" -Xss256k -cp "$CLASSES" "-agentpath:$BUILD/bench/libmonitor_events_floor.so=toggle=20" \
+             IdleThreadsFor "$n" 8000 | sed -n 's/^TOGGLE //p')
+      echo "$line" | awk -v j="$(basename "$jdk")" -v n="$n" '{
+        for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        printf "| %s | %d | %s | %s | %s |\n", j, n, v["switches"], v["mean_us"], v["max_us"] }' | tee -a "$out"
+    done
+  done
+  write_section contention_toggle "$out"
+  rm -f "$out"
+}
+
+part_memory() {
+  # otlp_cost.sh measures RSS, threads and CPU with no agent, the agent, and
+  # the agent pushing OTLP; once per thread count, each into its own section.
+  OTLP_COST_SECTION=memory_100 "$ROOT/bench/otlp_cost.sh" 100 3 5
+  OTLP_COST_SECTION=memory_10000 "$ROOT/bench/otlp_cost.sh" 10000 3 5
+}
+
+part_gc() {
+  local out table
+  out=$(mktemp)
+  table=$(mktemp)
+  # shellcheck disable=SC2046
+  /usr/bin/python3 "$ROOT/bench/gc_histogram.py" --png "$ROOT/docs/gc_histogram.png" --table "$table" $(bench_jdks)
+  {
+    header "bench/run.sh gc"
+    echo
+    echo "\`bench/gc_histogram.py\`: AllocBench (1 thread, G1, 8 s) with the agent; the last \`/metrics\` before exit."
+    echo
+    cat "$table"
+    echo
+    echo "![GC pause histogram](gc_histogram.png)"
+  } >"$out"
+  write_section gc_histogram "$out"
+  rm -f "$out" "$table"
+}
+
+part_scrape() { "$ROOT/bench/whole_scrape.sh"; }
+part_pileup() { "$ROOT/bench/pileup.sh"; }
+part_threads() { "$ROOT/bench/thread_states.sh"; }
+part_exit() { "$ROOT/bench/exit_time.sh"; }
+
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=("${all_parts[@]}")
+if [ "${parts[0]}" = list ]; then
+  printf '%s\n' "${all_parts[@]}"
+  exit 0
+fi
+for p in "${parts[@]}"; do
+  [[ " ${all_parts[*]} " == *" $p "* ]] || { echo "unknown part '$p' (${all_parts[*]})" >&2; exit 2; }
+done
+for p in "${parts[@]}"; do
+  start=$(date +%s)
+  echo "== $p" >&2
+  "part_$p"
+  echo "== $p took $(($(date +%s) - start)) s" >&2
+done
