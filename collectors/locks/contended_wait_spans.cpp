@@ -44,7 +44,7 @@ std::map<int32_t, std::string> ContendedWaitSpans::thread_names(const std::vecto
   std::sort(wanted.begin(), wanted.end());
   // One pass over the live threads: a few JVM TI calls each, and only when
   // a long wait happened.
-  roster_.for_each(jni_, jvmti_, [&](jthread thread, jint) {
+  roster_.for_each(jni_, jvmti_, [&](jthread thread, jint, bool) {
     if (names.size() == wanted.size()) return;
     jint hash = 0;
     if (jvmti_->GetObjectHashCode(thread, &hash) != JVMTI_ERROR_NONE) return;
