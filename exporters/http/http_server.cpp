@@ -25,10 +25,24 @@ const char* reason(int status) {
       return "Unauthorized";
     case 405:
       return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 411:
+      return "Length Required";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 431:
+      return "Request Header Fields Too Large";
     case 429:
       return "Too Many Requests";
+    case 501:
+      return "Not Implemented";
     case 503:
       return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
     default:
       return "Internal Server Error";
   }
@@ -43,6 +57,18 @@ void send(mg_connection* conn, const HttpResponse& r, bool head) {
   header += "\r\n";
   mg_write(conn, header.data(), header.size());
   if (!head && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
+}
+
+// civetweb's own error answers (a request it cannot parse, too large...)
+// write the request's version token into their status line, so a client
+// could put any text there ("HTTP/<anything> 400"; found by
+// http_server_fuzz). Ours echo nothing from the request.
+int send_error(mg_connection* conn, int status, const char*) {
+  if (status < 400 || status > 599) status = 500;
+  const mg_request_info* info = mg_get_request_info(conn);
+  bool head = info != nullptr && info->request_method != nullptr && std::strcmp(info->request_method, "HEAD") == 0;
+  send(conn, {status, plain_content_type, std::string(reason(status)) + "\n"}, head);
+  return 0;  // answered; civetweb writes nothing more
 }
 
 int log_civetweb(const mg_connection*, const char* message) {
@@ -109,6 +135,7 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
                           nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
+  callbacks.http_error = send_error;
   if (c.tls.enabled()) callbacks.init_ssl = &HttpServer::init_tls;
   mg_init_data init{};
   init.callbacks = &callbacks;
