@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "exporters/http/http_server.h"
@@ -92,10 +93,13 @@ struct Server {
 
 int connect_from(const char* source, int port) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  // Closed with a reset: no TIME_WAIT, so millions of connections never run
-  // out of ephemeral ports (the answer has been read whole by then).
-  linger no_linger{1, 0};
-  setsockopt(fd, SOL_SOCKET, SO_LINGER, &no_linger, sizeof(no_linger));
+  // The client ends each request (shutdown) before the server answers, so
+  // it is the side left in TIME_WAIT, a minute per connection: with the
+  // source port picked at bind() time, a few tens of thousands of inputs
+  // would use up the ephemeral ports. Picked at connect() instead, a port
+  // in TIME_WAIT is reused for loopback (Linux's tcp_tw_reuse default).
+  int no_port = 1;
+  setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &no_port, sizeof(no_port));
   sockaddr_in src{};
   src.sin_family = AF_INET;
   inet_pton(AF_INET, source, &src.sin_addr);
@@ -111,7 +115,29 @@ int connect_from(const char* source, int port) {
   return fd;
 }
 
-std::string exchange(const char* source, int port, const std::string& request) {
+// The length of a whole answer once its head has arrived (head, blank line,
+// Content-Length bytes), or npos while that cannot be told yet.
+size_t answer_length(const std::string& answer) {
+  size_t head_end = answer.find("\r\n\r\n");
+  if (head_end == std::string::npos) return std::string::npos;
+  size_t cl = answer.find("\r\nContent-Length: ");
+  if (cl == std::string::npos || cl > head_end) return std::string::npos;
+  return head_end + 4 + std::strtoul(answer.c_str() + cl + 18, nullptr, 10);
+}
+
+// Connections whose client socket was left unconnected, with neither an
+// answer nor a close (see docs/SECURITY.md, "Fuzzing": seen once in some
+// ten thousand inputs, not yet explained). Each is retried once; a retry
+// that stalls as well fails the run, as does a server that stops serving.
+unsigned long stalls = 0;
+
+void report_stalls() {
+  if (stalls) std::fprintf(stderr, "http_server_fuzz: %lu stalled connection(s), each answered on retry\n", stalls);
+}
+
+// The answer, or nullopt when the connection stalled for 5 s (the server
+// gives a request 2 s).
+std::optional<std::string> try_exchange(const char* source, int port, const std::string& request) {
   int fd = connect_from(source, port);
   send(fd, request.data(), request.size(), MSG_NOSIGNAL);
   shutdown(fd, SHUT_WR);  // the request ends here, whole or not
@@ -119,16 +145,36 @@ std::string exchange(const char* source, int port, const std::string& request) {
   char buf[16384];
   for (;;) {
     pollfd p{fd, POLLIN, 0};
-    if (poll(&p, 1, 20000) <= 0) {
-      std::fprintf(stderr, "http_server_fuzz: no answer and no close within 20 s (the server gives a request 2 s)\n");
-      std::abort();
+    if (poll(&p, 1, 5000) <= 0) {
+      sockaddr_in peer{};
+      socklen_t len = sizeof(peer);
+      bool connected = getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0;
+      std::fprintf(stderr, "http_server_fuzz: no answer and no close within 5 s; the client socket is %s\n",
+                   connected ? "connected" : "no longer connected");
+      close(fd);
+      return std::nullopt;
     }
     ssize_t n = recv(fd, buf, sizeof(buf), 0);
     if (n <= 0) break;
     answer.append(buf, static_cast<size_t>(n));
+    // Once the whole answer is in (a HEAD answer, without body, waits for
+    // the close), closing with a reset leaves no TIME_WAIT behind.
+    if (answer.size() >= answer_length(answer)) {
+      linger reset{1, 0};
+      setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+      break;
+    }
   }
   close(fd);
   return answer;
+}
+
+std::string exchange(const char* source, int port, const std::string& request) {
+  if (auto answer = try_exchange(source, port, request)) return *answer;
+  if (stalls++ == 0) std::atexit(report_stalls);
+  if (auto answer = try_exchange(source, port, request)) return *answer;
+  std::fprintf(stderr, "http_server_fuzz: the retry stalled too: the server is stuck\n");
+  std::abort();
 }
 
 [[noreturn]] void malformed(const std::string& why, const std::string& request, const std::string& answer) {

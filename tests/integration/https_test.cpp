@@ -32,10 +32,10 @@ TEST_P(HttpsJvm, EveryEndpointOverTlsWithBasicAuth) {
   ASSERT_GT(jvm.port, 0);
   const std::string base = "https://127.0.0.1:" + std::to_string(jvm.port);
   for (const char* path : {"/metrics", "/threads", "/deadlocks", "/gc", "/"}) {
-    auto ok = curl({"--cacert", ca_.ca_cert, "-u", "ops:pa55", "-w", "\n%{http_code}", base + path});
-    EXPECT_EQ(ok.out.substr(ok.out.size() - 3), "200") << path << ": " << ok.err;
+    auto ok = curl({"--cacert", ca_.ca_cert, "-u", "ops:pa55", "-o", "/dev/null", "-w", "%{http_code}", base + path});
+    EXPECT_EQ(ok.out, "200") << path << ": " << ok.err;
     auto anonymous = curl({"--cacert", ca_.ca_cert, "-o", "/dev/null", "-w", "%{http_code}", base + path});
-    EXPECT_EQ(anonymous.out, "401") << path;
+    EXPECT_EQ(anonymous.out, "401") << path << ": " << anonymous.err;
   }
   auto metrics = curl({"--cacert", ca_.ca_cert, "-u", "ops:pa55", base + "/metrics"});
   EXPECT_NE(metrics.out.find("jvm_threads_current "), std::string::npos);
