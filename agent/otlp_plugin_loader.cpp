@@ -4,21 +4,12 @@
 
 #include "agent/version.h"
 #include "common/log.h"
+#include "common/own_directory.h"
 
 namespace jvmsight {
 namespace {
 
 constexpr const char* plugin_file = "libjvmsight-otlp.so";
-
-// The directory of the shared object this code is in (libjvmsight.so):
-// the plugin must come from the same build, so it is looked for only there.
-std::string own_directory() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&own_directory), &info) == 0 || info.dli_fname == nullptr) return "";
-  std::string path = info.dli_fname;
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
 
 template <class Fn>
 bool resolve(void* handle, const char* name, Fn& out) {

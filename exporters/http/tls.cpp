@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "common/own_directory.h"
+
 namespace jvmsight {
 namespace {
 
@@ -26,14 +28,6 @@ struct OpenSsl {
   std::string error;
   void* ssl = nullptr;  // the libssl stand-in; dlsym through it reaches libssl.so.3 and libcrypto.so.3
 };
-
-std::string own_directory() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&own_directory), &info) == 0 || info.dli_fname == nullptr) return ".";
-  std::string path = info.dli_fname;
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
 
 OpenSsl load_openssl(const std::string& library_dir) {
   OpenSsl out;
