@@ -67,8 +67,11 @@ int send_error(mg_connection* conn, int status, const char*) {
   if (status < 400 || status > 599) status = 500;
   const mg_request_info* info = mg_get_request_info(conn);
   bool head = info != nullptr && info->request_method != nullptr && std::strcmp(info->request_method, "HEAD") == 0;
-  send(conn, {status, plain_content_type, std::string(reason(status)) + "\n"}, head);
-  return 0;  // answered; civetweb writes nothing more
+  try {  // called from C: nothing may escape
+    send(conn, {status, plain_content_type, std::string(reason(status)) + "\n"}, head);
+  } catch (...) {
+  }
+  return 0;  // answered (or the connection is dropped); civetweb writes nothing more
 }
 
 int log_civetweb(const mg_connection*, const char* message) {
