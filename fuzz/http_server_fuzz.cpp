@@ -194,13 +194,14 @@ std::string exchange(const char* source, int port, const std::string& request) {
 }
 
 // One status line, headers, a blank line, and exactly Content-Length bytes
-// of body when the answer says so. Our answers are HTTP/1.1; civetweb's own
-// error pages (400, 505...) echo the request's version token.
+// of body when the answer says so.
 void check_answer(const std::string& request, const std::string& answer) {
   if (answer.empty()) return;  // closed without answering (civetweb's choice for some garbage)
   size_t line_end = answer.find("\r\n");
   size_t space = answer.find(' ');
-  if (answer.rfind("HTTP/", 0) != 0 || line_end == std::string::npos || space == std::string::npos ||
+  // Every answer is the server's own (civetweb's error pages echoed the
+  // request's version token: "HTTP/<any text> 400").
+  if (answer.rfind("HTTP/1.1 ", 0) != 0 || line_end == std::string::npos || space == std::string::npos ||
       space > line_end || line_end - space < 4)
     malformed("no status line", request, answer);
   for (size_t i = 0; i < line_end; ++i)
