@@ -299,6 +299,10 @@ void Agent::start_http() {
   HttpServerConfig config;
   config.host = options_.host;
   config.port = options_.port;
+  config.tls.cert_file = options_.tls_cert_file;
+  config.tls.key_file = options_.tls_key_file;
+  config.tls.min_version = options_.tls_min_version;
+  const bool https = config.tls.enabled();
   std::string error, warning;
   error = read_credentials(options_.basic_auth_file, options_.bearer_token_file, config.credentials, warning);
   if (!warning.empty()) log::warn(warning);
@@ -316,7 +320,7 @@ void Agent::start_http() {
     std::string failed = write_portfile(options_.portfile, server_->port());
     if (!failed.empty()) log::warn(failed, "; the server listens on port ", server_->port());
   }
-  log::info("serving http://", options_.host, ":", server_->port(), "/metrics");
+  log::info("serving ", https ? "https://" : "http://", options_.host, ":", server_->port(), "/metrics");
 }
 
 bool Agent::native_states() const {

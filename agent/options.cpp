@@ -6,6 +6,8 @@
 #include <charconv>
 #include <set>
 
+#include "exporters/http/tls.h"
+
 namespace jvmsight {
 namespace {
 
@@ -184,6 +186,21 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) {
        o.bearer_token_file = std::string(v);
        return !v.empty();
+     }},
+    {"tls_cert_file", "tls_cert_file", "a PEM file path (the server certificate, then intermediates)",
+     [](std::string_view v, Options& o) {
+       o.tls_cert_file = std::string(v);
+       return !v.empty();
+     }},
+    {"tls_key_file", "tls_key_file", "a PEM file path (the certificate's unencrypted private key)",
+     [](std::string_view v, Options& o) {
+       o.tls_key_file = std::string(v);
+       return !v.empty();
+     }},
+    {"tls_min_version", "tls_min_version", "1.2 or 1.3",
+     [](std::string_view v, Options& o) {
+       o.tls_min_version = std::string(v);
+       return valid_tls_min_version(o.tls_min_version);
      }},
 };
 

@@ -45,9 +45,13 @@ struct Options {
   // command line: ps and jcmd VM.command_line show it).
   std::string basic_auth_file;    // "user:password" lines
   std::string bearer_token_file;  // one token
-  int deadlock_check_ms = 500;    // background deadlock check interval; 0 turns it off
-  int lock_classes = 20;          // top K lock classes labelled in contention metrics
-  bool contention = true;         // JVM TI monitor contention and wait events
+  // HTTPS for every endpoint when both are given (PEM files; docs/SECURITY.md).
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_min_version = "1.2";  // or "1.3"
+  int deadlock_check_ms = 500;          // background deadlock check interval; 0 turns it off
+  int lock_classes = 20;                // top K lock classes labelled in contention metrics
+  bool contention = true;               // JVM TI monitor contention and wait events
   // Contended entries a second above which the contention events are duty
   // cycled (on one slice in 2^k, counts scaled to the JVM's); 0 = always on.
   int contention_sampling = 1000;

@@ -4,7 +4,7 @@
 
 #include "agent/version.h"
 #include "common/log.h"
-#include "exporters/otlp/object_directory.h"
+#include "common/own_directory.h"
 
 namespace jvmsight {
 namespace {
@@ -21,7 +21,7 @@ bool resolve(void* handle, const char* name, Fn& out) {
 
 std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings) {
   if (!otlp::otlp_requested(settings.endpoint.c_str())) return nullptr;
-  const std::string path = otlp::object_directory() + "/" + plugin_file;
+  const std::string path = own_directory() + "/" + plugin_file;
   // RTLD_LOCAL: gRPC's and protobuf's symbols stay out of the JVM's namespace.
   // Never dlclosed: gRPC keeps threads that would run unmapped code.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -7,14 +7,15 @@
 #   scripts/fuzz.sh all [build-dir] [seconds]           build, then run each target
 #
 # build-dir defaults to build-fuzz. A run starts from the seeds in
-# fuzz/corpus/<target> (read only: new inputs go to a temporary corpus), stops
+# fuzz/corpus/<target> (read only: new inputs go to a temporary corpus) and
+# with the dictionary fuzz/<target>.dict when there is one, stops
 # after <seconds>, and fails on any crash, leak, sanitizer report, timeout or
 # memory above the RSS limit; the reproducer is left in the build dir
 # (crash-*, leak-*, oom-*, timeout-*). ctest runs it with label "fuzz".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-TARGETS=(options_fuzz reports_fuzz prometheus_text_fuzz otlp_env_fuzz)
+TARGETS=(options_fuzz reports_fuzz prometheus_text_fuzz otlp_env_fuzz http_server_fuzz)
 RSS_LIMIT_MB=${FUZZ_RSS_LIMIT_MB:-1024}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
 mode=${1:-}
@@ -41,10 +42,12 @@ run() {  # <target> <seconds> [flags...]
   trap 'rm -rf "$corpus"' RETURN
   local seeds=()
   [ -d "$ROOT/fuzz/corpus/$target" ] && seeds=("$ROOT/fuzz/corpus/$target")
+  local dict=()
+  [ -f "$ROOT/fuzz/$target.dict" ] && dict=(-dict="$ROOT/fuzz/$target.dict")
   # halt_on_error: UBSan findings fail the run as ASan's do.
   (cd "$dir" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
     "$exe" -max_total_time="$seconds" -rss_limit_mb="$RSS_LIMIT_MB" -max_len="$MAX_LEN" -timeout=10 \
-    -print_final_stats=1 "$@" "$corpus" "${seeds[@]}")
+    -print_final_stats=1 "${dict[@]}" "$@" "$corpus" "${seeds[@]}")
 }
 
 case "$mode" in

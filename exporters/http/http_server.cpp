@@ -25,10 +25,24 @@ const char* reason(int status) {
       return "Unauthorized";
     case 405:
       return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 411:
+      return "Length Required";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 431:
+      return "Request Header Fields Too Large";
     case 429:
       return "Too Many Requests";
+    case 501:
+      return "Not Implemented";
     case 503:
       return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
     default:
       return "Internal Server Error";
   }
@@ -43,6 +57,21 @@ void send(mg_connection* conn, const HttpResponse& r, bool head) {
   header += "\r\n";
   mg_write(conn, header.data(), header.size());
   if (!head && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
+}
+
+// civetweb's own error answers (a request it cannot parse, too large...)
+// write the request's version token into their status line, so a client
+// could put any text there ("HTTP/<anything> 400"; found by
+// http_server_fuzz). Ours echo nothing from the request.
+int send_error(mg_connection* conn, int status, const char*) {
+  if (status < 400 || status > 599) status = 500;
+  const mg_request_info* info = mg_get_request_info(conn);
+  bool head = info != nullptr && info->request_method != nullptr && std::strcmp(info->request_method, "HEAD") == 0;
+  try {  // called from C: nothing may escape
+    send(conn, {status, plain_content_type, std::string(reason(status)) + "\n"}, head);
+  } catch (...) {
+  }
+  return 0;  // answered (or the connection is dropped); civetweb writes nothing more
 }
 
 int log_civetweb(const mg_connection*, const char* message) {
@@ -61,6 +90,10 @@ std::unique_ptr<HttpServer> HttpServer::start(const std::string& host, int port,
 }
 
 std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<HttpRoute> routes, std::string& error) {
+  // Never MG_FEATURES_TLS here: when Debian's civetweb cannot load OpenSSL
+  // it returns an error, yet mg_start2 then starts an HTTPS port whose first
+  // connection calls a null function pointer (a crash of the JVM). Without
+  // it, OpenSSL is loaded by mg_start2 for an HTTPS port, which fails cleanly.
   static const unsigned library_ready = mg_init_library(0);
   (void)library_ready;
 
@@ -68,8 +101,21 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
   server->routes_ = std::move(routes);
   server->config_ = std::move(cfg);
   const HttpServerConfig& c = server->config_;
+  if (c.tls.enabled()) {
+    if (c.tls.cert_file.empty() || c.tls.key_file.empty()) {
+      error = "HTTPS needs both tls_cert_file and tls_key_file";
+      return nullptr;
+    }
+    if (!valid_tls_min_version(c.tls.min_version)) {
+      error = "tls_min_version must be 1.2 or 1.3";
+      return nullptr;
+    }
+    error = prepare_openssl(c.tls.library_dir);
+    if (!error.empty()) return nullptr;
+  }
   bool ipv6 = c.host.find(':') != std::string::npos;
-  std::string listen = (ipv6 ? "[" + c.host + "]" : c.host) + ":" + std::to_string(c.port);
+  std::string listen =
+      (ipv6 ? "[" + c.host + "]" : c.host) + ":" + std::to_string(c.port) + (c.tls.enabled() ? "s" : "");
   std::string workers = std::to_string(c.workers), timeout = std::to_string(c.request_timeout_ms),
               max_request = std::to_string(c.max_request_bytes), queue = std::to_string(c.queued_connections),
               backlog = std::to_string(c.listen_backlog);
@@ -92,6 +138,8 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
                           nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = log_civetweb;
+  callbacks.http_error = send_error;
+  if (c.tls.enabled()) callbacks.init_ssl = &HttpServer::init_tls;
   mg_init_data init{};
   init.callbacks = &callbacks;
   init.user_data = server.get();
@@ -100,6 +148,10 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
   unsigned code = 0;
   mg_error_data err{&code, text, sizeof(text)};
   server->ctx_ = mg_start2(&init, &err);
+  if (server->ctx_ == nullptr && !server->tls_error_.empty()) {
+    error = "HTTPS on " + listen + ": " + server->tls_error_;
+    return nullptr;
+  }
   if (server->ctx_ == nullptr) {
     error = "cannot listen on " + listen + ": " + (text[0] ? std::string(text) : std::string("unknown error")) +
             (std::strstr(text, "in use") || std::strstr(text, "bind") ? " (is another process using the port?)" : "");
@@ -114,6 +166,17 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
 
 HttpServer::~HttpServer() {
   if (ctx_ != nullptr) mg_stop(ctx_);
+}
+
+int HttpServer::init_tls(void* ssl_ctx, void* self) {
+  // civetweb calls this from C, once, inside mg_start2: -1 makes it fail.
+  auto* server = static_cast<HttpServer*>(self);
+  try {
+    server->tls_error_ = configure_tls_context(ssl_ctx, server->config_.tls);
+  } catch (...) {
+    server->tls_error_ = "cannot set up TLS (out of memory?)";
+  }
+  return server->tls_error_.empty() ? 1 : -1;  // 1: certificate and key are set, civetweb adds none
 }
 
 int HttpServer::dispatch(mg_connection* conn, void* self) {

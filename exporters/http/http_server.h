@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exporters/http/access.h"
+#include "exporters/http/tls.h"
 
 struct mg_context;
 struct mg_connection;
@@ -63,6 +64,8 @@ struct HttpServerConfig {
   int listen_backlog = 16;
   // When not empty, every endpoint asks for one of these (401 otherwise).
   Credentials credentials;
+  // HTTPS instead of HTTP when a certificate is given (tls.h).
+  TlsConfig tls;
   // Which client addresses count as local (tests narrow it to 127.0.0.1).
   std::function<bool(const std::string& remote_addr)> is_local = is_loopback_address;
 };
@@ -83,11 +86,13 @@ class HttpServer {
  private:
   HttpServer() = default;
   static int dispatch(mg_connection* conn, void* server);
+  static int init_tls(void* ssl_ctx, void* server);
 
   mg_context* ctx_ = nullptr;
   int port_ = 0;
   HttpServerConfig config_;
   std::vector<HttpRoute> routes_;
+  std::string tls_error_;  // why init_tls refused, for start()'s message
 };
 
 // The answers several endpoints share, written once.

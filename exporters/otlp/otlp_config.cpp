@@ -173,7 +173,9 @@ void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& ov
     if (parse_headers(*v, headers))
       out.headers = std::move(headers);
     else
-      r.bad(name, *v, "key=value pairs separated by commas, values percent-encoded", "no headers");
+      // Header values are API keys and tokens: never echoed into a log.
+      r.bad(name, "(not shown: it may hold credentials)", "key=value pairs separated by commas, values percent-encoded",
+            "no headers");
   }
   r.milliseconds(pick(r, "TIMEOUT", signal, name) ? name : "OTEL_EXPORTER_OTLP_TIMEOUT", out.timeout, 3600000);
   if (auto v = pick(r, "COMPRESSION", signal, name)) {

@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "exporters/otlp/object_directory.h"
+#include "common/own_directory.h"
 #include "exporters/otlp/otlp_plugin.h"
 
 namespace jvmsight::otlp {
@@ -18,8 +18,8 @@ struct Transport {
   std::string problem;
 
   void load(const char* file) {
-    const std::string path = object_directory() + "/" + file;
-    // RTLD_LOCAL: grpc's and curl's symbols stay out of the JVM's namespace.
+    const std::string path = own_directory() + "/" + file;
+    // RTLD_LOCAL: grpc's and OpenSSL's symbols stay out of the JVM's namespace.
     // Never dlclosed: gRPC keeps threads that would run unmapped code.
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {

@@ -171,6 +171,18 @@ TEST(OtlpConfig, BadValuesGiveOneMessageEachAndKeepDefaults) {
   EXPECT_EQ(p.config.export_timeout.count(), 1500);
 }
 
+// A malformed headers variable is reported without its value, which
+// usually holds an API key.
+TEST(OtlpConfig, BadHeadersAreReportedWithoutTheirSecret) {
+  FakeEnv env;
+  env.vars = {{"OTEL_EXPORTER_OTLP_HEADERS", "api-key=s3cr3t-k3y,broken"}};
+  ParsedConfig p = parse_config(env.lookup());
+  ASSERT_EQ(p.problems.size(), 1u) << ::testing::PrintToString(p.problems);
+  EXPECT_NE(p.problems[0].find("OTEL_EXPORTER_OTLP_HEADERS"), std::string::npos) << p.problems[0];
+  EXPECT_EQ(p.problems[0].find("s3cr3t"), std::string::npos) << p.problems[0];
+  EXPECT_TRUE(p.config.metrics.headers.empty());
+}
+
 TEST(OtlpConfig, HttpEndpointWithoutSchemeIsRejected) {
   FakeEnv env;
   env.vars = {{"OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"}, {"OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"}};
