@@ -27,7 +27,7 @@ PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compile
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev openssl
   buildah umoci busybox-static patchelf runc)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 

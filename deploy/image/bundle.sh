@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Makes the portable agent bundle: every .so of the agent build directory
-# (libjvmsight.so, and any sibling such as a future libjvmsight-otlp.so) plus
-# every library they need that a JVM image cannot be expected to have, in one
-# flat directory. Each file is stripped and gets RUNPATH $ORIGIN, so the
-# dynamic linker finds the bundled libraries next to the one that needs them,
-# whatever image the bundle is copied into.
+# (libjvmsight.so, libjvmsight-otlp.so and its transports) plus every library
+# they need that a JVM image cannot be expected to have, in one flat
+# directory. Each file is stripped and gets RUNPATH $ORIGIN, so the dynamic
+# linker finds the bundled libraries next to the one that needs them,
+# whatever image the bundle is copied into. The HTTPS stand-ins (tls/, see
+# exporters/http/tls.cpp) keep their own subdirectory, with RUNPATH
+# $ORIGIN/.. and their OpenSSL 3 libraries beside the agent.
 #
 #   deploy/image/bundle.sh <build-dir>/agent <out-dir>
 #
@@ -33,10 +35,15 @@ agent_libs=("$agent_dir"/*.so)
 for lib in "${agent_libs[@]}"; do
   install -m 0755 "$lib" "$out/$(basename "$lib")"
 done
+tls_libs=("$agent_dir"/tls/*.so)
+[ ${#tls_libs[@]} -eq 0 ] || mkdir "$out/tls"
+for lib in "${tls_libs[@]}"; do
+  install -m 0755 "$lib" "$out/tls/$(basename "$lib")"
+done
 
 # ldd lists the whole closure (dependencies of dependencies too), resolved on
 # this build machine.
-for lib in "${agent_libs[@]}"; do
+for lib in "${agent_libs[@]}" "${tls_libs[@]}"; do
   ldd "$lib" | while read -r soname arrow path _; do
     [ "$arrow" = "=>" ] || continue
     [[ $soname =~ $system_libs ]] && continue
@@ -45,8 +52,12 @@ for lib in "${agent_libs[@]}"; do
   done
 done
 
-for f in "$out"/*; do
+for f in "$out"/*.so*; do
   strip --strip-unneeded "$f"
   patchelf --set-rpath '$ORIGIN' "$f"
 done
-echo "bundle: $(cd "$out" && ls | tr '\n' ' ')-> $out"
+for f in "$out"/tls/*.so; do
+  strip --strip-unneeded "$f"
+  patchelf --set-rpath '$ORIGIN/..' "$f"
+done
+echo "bundle: $(cd "$out" && ls -d ./*.so* ./tls/*.so 2>/dev/null | sed 's|^\./||' | tr '\n' ' ')-> $out"

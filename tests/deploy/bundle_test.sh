@@ -31,6 +31,27 @@ needed=$(readelf -dW "$work/bundle/libjvmsight-loader.so" | sed -n 's/.*(NEEDED)
 echo "ok: the loader needs only libc.so.6"
 echo "ok: agent bundle within the floor ($(ls "$work/bundle" | wc -l) files, $(du -sh "$work/bundle" | cut -f1))"
 
+# HTTPS from the bundle: the stand-ins in tls/ find the bundled OpenSSL 3
+# (RUNPATH $ORIGIN/..), and a JVM serves /metrics over TLS with them (the
+# program in source-file mode, which the agent serves like any application).
+if [ -d "$work/bundle/tls" ]; then
+  java=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
+  /usr/bin/openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+  printf 'class Idle { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }\n' >"$work/Idle.java"
+  opts="port=0,host=127.0.0.1,portfile=$work/port,tls_cert_file=$work/cert.pem,tls_key_file=$work/key.pem"
+  "$java" "-agentpath:$work/bundle/libjvmsight-loader.so=$opts" "$work/Idle.java" 2>"$work/jvm.err" &
+  jvm=$!
+  trap 'kill $jvm 2>/dev/null; rm -rf "$work"' EXIT
+  for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
+  [ -s "$work/port" ] || fail "the bundled agent did not start HTTPS: $(cat "$work/jvm.err")"
+  body=$(curl -sf --cacert "$work/cert.pem" "https://127.0.0.1:$(cat "$work/port")/metrics") ||
+    fail "no /metrics over HTTPS from the bundle: $(cat "$work/jvm.err")"
+  grep -q '^jvm_threads_current ' <<<"$body" || fail "the HTTPS answer is not the metrics: ${body:0:200}"
+  kill $jvm
+  echo "ok: the bundle serves /metrics over HTTPS"
+fi
+
 # A second agent library with more dependencies (prometheus-cpp's pull
 # library stands in for an OTLP exporter): bundled with its whole closure.
 mkdir "$work/agent2"
@@ -56,4 +77,4 @@ patchelf --set-rpath '$ORIGIN' "$work/bad/libstdc++.so.6"
 expect_rejected "a library above the glibc floor" "needs GLIBC_2.36, above the floor GLIBC_2.34"
 rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && rm "$work/bad/libcivetweb.so.1"
 expect_rejected "a missing dependency" "needs libcivetweb.so.1, which is neither in the bundle"
-echo "bundle_test: 6 passed, 0 failed"
+echo "bundle_test: all passed"

@@ -23,6 +23,9 @@ TEST(JdkTool, ApplicationsAreNotTools) {
   EXPECT_FALSE(is_jdk_tool("org.springframework.boot.loader.JarLauncher"));
   EXPECT_FALSE(is_jdk_tool("my.module/com.example.Main"));
   EXPECT_FALSE(is_jdk_tool("jdkish.Main"));
+  // Source-file mode, as JDK 17 and JDK 22+ name its launcher.
+  EXPECT_FALSE(is_jdk_tool("jdk.compiler/com.sun.tools.javac.launcher.Main App.java"));
+  EXPECT_FALSE(is_jdk_tool("jdk.compiler/com.sun.tools.javac.launcher.SourceLauncher App.java"));
 }
 
 }  // namespace
