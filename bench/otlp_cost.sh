@@ -2,22 +2,33 @@
 # What the agent and its OTLP push cost a JVM that does nothing else: N
 # parked threads, side by side in one run, per JDK: no agent, the agent
 # without OTLP (the default), and the agent pushing every second over
-# OTLP/HTTP to a local sink (bench/otlp_sink.py). Per configuration: RSS
-# (VmRSS), threads (/proc/pid/task) and shared objects mapped after
-# settling, and process CPU over a window, from /proc; medians of R runs.
+# OTLP/HTTP and over OTLP/gRPC to local sinks (otlp_sink, the tests'
+# receivers). Per configuration: RSS (VmRSS), threads (/proc/pid/task) and
+# shared objects mapped after settling, and process CPU over a window, from
+# /proc; medians of R runs. The Java heap is fixed and pre-touched
+# (-Xms64m -Xmx64m -XX:+AlwaysPreTouch): otherwise how far the heap happened
+# to grow differs between runs by more than the agent costs.
 # Usage: bench/otlp_cost.sh [threads=10000] [runs=3] [window_s=15]
 source "$(dirname "$0")/common.sh"
 THREADS=${1:-10000}
 RUNS=${2:-3}
 WINDOW=${3:-15}
 compile_bench
-python=/usr/bin/python3
-sink_out=$(mktemp)
-$python "$ROOT/bench/otlp_sink.py" >"$sink_out" &
-sink=$!
-trap 'kill $sink 2>/dev/null; rm -f "$sink_out"' EXIT
-for _ in $(seq 50); do [ -s "$sink_out" ] && break; sleep 0.1; done
-SINK_PORT=$(head -1 "$sink_out")
+SINK=$BUILD/tests/otlp/otlp_sink
+[ -x "$SINK" ] || { echo "otlp_cost: $SINK is missing (build with tests: scripts/quickstart.sh build)" >&2; exit 1; }
+sinks=()
+trap 'kill "${sinks[@]}" 2>/dev/null' EXIT
+start_sink() {  # <grpc|http>: prints the port
+  local out
+  out=$(mktemp)
+  "$SINK" "$1" >"$out" &
+  sinks+=($!)
+  for _ in $(seq 50); do [ -s "$out" ] && break; sleep 0.1; done
+  head -1 "$out"
+  rm -f "$out"
+}
+HTTP_PORT=$(start_sink http)
+GRPC_PORT=$(start_sink grpc)
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # measure <jdk> <config>: one run; prints "rss_kb threads cpu_percent objects"
@@ -27,12 +38,16 @@ measure() {
   case $config in
     none) ;;
     agent) agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$tmp/port,log=warn") ;;
-    otlp)
+    otlp-http)
       agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$tmp/port,log=warn")
-      envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$SINK_PORT" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
+      envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$HTTP_PORT" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
+            OTEL_METRIC_EXPORT_INTERVAL=1000) ;;
+    otlp-grpc)
+      agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$tmp/port,log=warn")
+      envs=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$GRPC_PORT" OTEL_EXPORTER_OTLP_PROTOCOL=grpc
             OTEL_METRIC_EXPORT_INTERVAL=1000) ;;
   esac
-  env "${envs[@]}" "$jdk/bin/java" -Xss256k -Xmx256m "${agent[@]}" -cp "$CLASSES" IdleThreads "$THREADS" \
+  env "${envs[@]}" "$jdk/bin/java" -Xss256k -Xms64m -Xmx64m -XX:+AlwaysPreTouch "${agent[@]}" -cp "$CLASSES" IdleThreads "$THREADS" \
     >"$tmp/out" 2>"$tmp/err" &
   pid=$!
   for _ in $(seq 600); do grep -q READY "$tmp/out" 2>/dev/null && break; sleep 0.1; done
@@ -62,7 +77,7 @@ out=$(mktemp)
 } >"$out"
 for jdk in $(bench_jdks); do
   base_rss=""
-  for config in none agent otlp; do
+  for config in none agent otlp-http otlp-grpc; do
     rss=() thr=() cpu=() obj=()
     for _ in $(seq "$RUNS"); do
       read -r r t c o < <(measure "$jdk" "$config")
@@ -76,7 +91,8 @@ for jdk in $(bench_jdks); do
     label=$config
     [ "$config" = none ] && label="no agent"
     [ "$config" = agent ] && label="agent, no OTLP (default)"
-    [ "$config" = otlp ] && label="agent, OTLP/HTTP push every 1 s"
+    [ "$config" = otlp-http ] && label="agent, OTLP/HTTP push every 1 s"
+    [ "$config" = otlp-grpc ] && label="agent, OTLP/gRPC push every 1 s"
     line="| $(basename "$jdk") | $label | $(awk -v r="$r" 'BEGIN {printf "%.1f", r / 1024}') | $t | $o | $c | $(awk -v r="$r" -v b="$base_rss" 'BEGIN {printf "%+.1f", (r - b) / 1024}') |"
     echo "$line"
     echo "$line" >>"$out"

@@ -243,6 +243,37 @@ TEST_P(OtlpPush, GcPausesArriveAsSpans) {
   EXPECT_EQ(traces.back().traces.resource_spans(0).scope_spans(0).scope().name(), "jvmsight");
 }
 
+// A contended monitor wait longer than contended_span_min_ms arrives as one
+// monitor.contended_wait span naming the lock class and the waiting
+// thread, as long as the fixture itself timed around its synchronized block.
+TEST_P(OtlpPush, LongContendedWaitArrivesAsSpan) {
+  namespace tpb = opentelemetry::proto::trace::v1;
+  auto receiver = start_receiver(protocol());
+  ASSERT_TRUE(receiver);
+  PushingJvm jvm(jdk(), "LongContendedWait", push_env(*receiver, protocol()), {}, {"700"}, "contended_span_min_ms=200");
+  ASSERT_GT(jvm.port, 0);
+  std::string line = jvm.process->wait_for_line("WAITED ", 60s).value_or("");
+  ASSERT_FALSE(line.empty()) << jvm.process->err();
+  const size_t ns_at = line.find("ns=");
+  ASSERT_NE(ns_at, std::string::npos) << line;
+  const double fixture_ns = std::stod(line.substr(ns_at + 3));
+
+  std::vector<tpb::Span> spans;
+  for (auto until = std::chrono::steady_clock::now() + 20s;
+       spans.empty() && std::chrono::steady_clock::now() < until;) {
+    for (const auto& r : receiver->received("traces"))
+      for (const auto& rs : r.traces.resource_spans())
+        for (const auto& ss : rs.scope_spans())
+          for (const auto& s : ss.spans())
+            if (s.name() == "monitor.contended_wait") spans.push_back(s);
+    if (spans.empty()) std::this_thread::sleep_for(200ms);
+  }
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_EQ(span_attribute(spans[0], "lock.class"), "LongContendedWait$SlowLock");
+  EXPECT_EQ(span_attribute(spans[0], "thread.name"), "long-waiter");
+  EXPECT_NEAR(static_cast<double>(spans[0].end_time_unix_nano() - spans[0].start_time_unix_nano()), fixture_ns, 20e6);
+}
+
 // A deadlock cycle reaches the collector once, as one ERROR log record
 // naming the threads (as ThreadMXBean names them in the fixture) and the
 // locks, with the report's stacks in the body, while nobody scrapes.
