@@ -17,18 +17,19 @@ compile_bench
 SINK=$BUILD/tests/otlp/otlp_sink
 [ -x "$SINK" ] || { echo "otlp_cost: $SINK is missing (build with tests: scripts/quickstart.sh build)" >&2; exit 1; }
 sinks=()
-trap 'kill "${sinks[@]}" 2>/dev/null' EXIT
-start_sink() {  # <grpc|http>: prints the port
+trap '[ ${#sinks[@]} -eq 0 ] || kill "${sinks[@]}" 2>/dev/null; true' EXIT
+start_sink() {  # <grpc|http> <variable>: starts a sink, sets the variable to its port
   local out
   out=$(mktemp)
-  "$SINK" "$1" >"$out" &
+  "$SINK" "$1" >"$out" 2>/dev/null &
   sinks+=($!)
   for _ in $(seq 50); do [ -s "$out" ] && break; sleep 0.1; done
-  head -1 "$out"
+  printf -v "$2" '%s' "$(head -1 "$out")"
   rm -f "$out"
+  [ -n "${!2}" ] || { echo "otlp_cost: the $1 sink did not start" >&2; exit 1; }
 }
-HTTP_PORT=$(start_sink http)
-GRPC_PORT=$(start_sink grpc)
+start_sink http HTTP_PORT
+start_sink grpc GRPC_PORT
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # measure <jdk> <config>: one run; prints "rss_kb threads cpu_percent objects"
