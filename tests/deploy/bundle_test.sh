@@ -45,13 +45,14 @@ if [ -d "$work/bundle/tls" ]; then
   opts="port=0,host=127.0.0.1,portfile=$work/port,tls_cert_file=$work/cert.pem,tls_key_file=$work/key.pem"
   "$java" "-agentpath:$work/bundle/libjvmsight-loader.so=$opts" "$work/Idle.java" 2>"$work/jvm.err" &
   jvm=$!
-  trap 'kill $jvm 2>/dev/null; rm -rf "$work"' EXIT
+  trap 'kill $jvm 2>/dev/null || true; rm -rf "$work"' EXIT
   for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
   [ -s "$work/port" ] || fail "the bundled agent did not start HTTPS: $(cat "$work/jvm.err")"
   body=$(curl -sf --cacert "$work/cert.pem" "https://127.0.0.1:$(cat "$work/port")/metrics") ||
     fail "no /metrics over HTTPS from the bundle: $(cat "$work/jvm.err")"
   grep -q '^jvm_threads_current ' <<<"$body" || fail "the HTTPS answer is not the metrics: ${body:0:200}"
-  kill $jvm
+  kill $jvm 2>/dev/null || true
+  wait $jvm 2>/dev/null || true
   echo "ok: the bundle serves /metrics over HTTPS"
 fi
 

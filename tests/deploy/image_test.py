@@ -47,8 +47,9 @@ def run_copy(runc, bundle, volume):
     code, out = runc.run(bundle, timeout=60)
     if code != 0:
         dt.fail(f"the copy command exited {code}: {out}")
-    image_files = {p.name: p.read_bytes() for p in (bundle / "rootfs/opt/jvmsight").iterdir()}
-    copied = {p.name: p.read_bytes() for p in volume.iterdir()}
+    image_root = bundle / "rootfs/opt/jvmsight"
+    image_files = {str(p.relative_to(image_root)): p.read_bytes() for p in image_root.rglob("*") if p.is_file()}
+    copied = {str(p.relative_to(volume)): p.read_bytes() for p in volume.rglob("*") if p.is_file()}
     if copied != image_files:
         dt.fail(f"volume holds {sorted(copied)}, image bundle {sorted(image_files)} (or contents differ)")
     print(f"copied into the volume: {sorted(copied)}")
