@@ -174,4 +174,14 @@ std::map<std::string, long> parse_report(const std::string& line) {
   return out;
 }
 
+Completed run_idle_with(const Jdk& jdk, const std::string& agent_arg) {
+  Process jvm(java_command(jdk, {agent_arg}, "Idle"));
+  Completed c;
+  if (jvm.wait_for_line("READY", 60s)) jvm.send("exit");
+  c.exit_code = jvm.wait(30s).value_or(-1);
+  c.out = jvm.out();
+  c.err = jvm.err();
+  return c;
+}
+
 }  // namespace jvmsight::test

@@ -78,6 +78,10 @@ struct Completed {
 Completed run(std::vector<std::string> argv, std::map<std::string, std::string> env = {},
               std::chrono::milliseconds timeout = 60s);
 
+// Runs the Idle fixture with this agent argument ("-agentpath:..."): tells
+// it to exit once it is READY, and returns how it ended.
+Completed run_idle_with(const Jdk& jdk, const std::string& agent_arg);
+
 // Polls for a port written by the agent's portfile option.
 std::optional<int> read_portfile(const std::string& path, std::chrono::milliseconds timeout);
 

@@ -26,15 +26,7 @@ size_t count_agent_lines(const std::string& err) {
 }
 
 // Runs the Idle fixture with these agent options to completion.
-Completed run_idle(const Jdk& jdk, const std::string& options) {
-  Process jvm(java_command(jdk, {agentpath_arg(options)}, "Idle"));
-  Completed c;
-  if (jvm.wait_for_line("READY", 60s)) jvm.send("exit");
-  c.exit_code = jvm.wait(30s).value_or(-1);
-  c.out = jvm.out();
-  c.err = jvm.err();
-  return c;
-}
+Completed run_idle(const Jdk& jdk, const std::string& options) { return run_idle_with(jdk, agentpath_arg(options)); }
 
 TEST_P(FailOpen, BadOptionsOneClearLineAndTheProgramCompletes) {
   struct Case {

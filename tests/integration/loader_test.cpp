@@ -28,13 +28,7 @@ std::vector<std::string> agent_lines(const std::string& err) {
 
 // Runs the Idle fixture with this -agentpath library to completion.
 Completed run_idle(const Jdk& jdk, const std::string& library, const std::string& options = "host=127.0.0.1,port=0") {
-  Process jvm(java_command(jdk, {"-agentpath:" + library + "=" + options}, "Idle"));
-  Completed c;
-  if (jvm.wait_for_line("READY", 60s)) jvm.send("exit");
-  c.exit_code = jvm.wait(30s).value_or(-1);
-  c.out = jvm.out();
-  c.err = jvm.err();
-  return c;
+  return run_idle_with(jdk, "-agentpath:" + library + "=" + options);
 }
 
 // The loader alone in a fresh directory, as an image would hold it.
