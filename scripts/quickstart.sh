@@ -19,10 +19,11 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
-# runs without it): grpc++, protobuf, OpenSSL, zlib, and npm to fetch the
+# runs without it): protobuf, nghttp2 (gRPC's HTTP/2), OpenSSL, zlib, grpc++
+# (the generated services its test receivers serve), and npm to fetch the
 # pinned .proto files once (cmake/otlp_protos.lock).
 PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libssl-dev
-  zlib1g-dev)
+  zlib1g-dev libnghttp2-dev)
 # Debian's nodejs and npm, unless a node with npm is there already (a
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)

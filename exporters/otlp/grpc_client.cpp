@@ -1,31 +1,37 @@
-// OTLP/gRPC: the Export method of MetricsService, TraceService or
-// LogsService, called through a generic stub with the request already
-// serialized (the transport never needs the signal's message types).
-// Retryable codes per the OTLP specification; RESOURCE_EXHAUSTED only with
-// RetryInfo (the server says it can recover), as the spec asks.
-#include <grpcpp/generic/generic_stub.h>
-#include <grpcpp/grpcpp.h>
+// OTLP/gRPC: the unary Export method of MetricsService, TraceService or
+// LogsService, spoken directly as gRPC over HTTP/2 with nghttp2 on the
+// transports' own connection (connection.h), the request already
+// serialized. Not grpc++: its closure (grpc, abseil, re2, c-ares, upb: 47
+// shared objects and 8 threads) cost a JVM about 9 MiB more resident memory
+// than this for one unary call every few seconds (docs/BENCHMARKS.md).
+// The test receivers are grpc++ servers, so every behaviour is checked
+// against the reference implementation.
+//
+// One HTTP/2 connection per signal, kept between exports and opened again
+// after any failure; one call at a time on the worker's thread; every wait
+// bounded by the call's deadline.
+#include <nghttp2/nghttp2.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <vector>
 
+#include "exporters/otlp/connection.h"
 #include "exporters/otlp/export_client.h"
-#include "exporters/otlp/retry_info.h"
+#include "exporters/otlp/grpc_wire.h"
+#include "exporters/otlp/gzip.h"
+#include "exporters/otlp/otlp_config.h"
 #include "exporters/otlp/transport_factory.h"
 
 namespace jvmsight::otlp {
 namespace {
 
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return true;
-}
+constexpr size_t response_limit = 1 << 20;  // an Export response is small; never let one grow memory
 
-const char* export_method(Signal signal) {
+const char* export_path(Signal signal) {
   switch (signal) {
     case Signal::metrics:
       return "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export";
@@ -37,113 +43,289 @@ const char* export_method(Signal signal) {
   return "";
 }
 
-ExportResult result_of(const grpc::Status& status, const grpc::ByteBuffer& response) {
-  ExportResult result;
-  if (status.ok()) {
-    result.kind = ExportResult::Kind::ok;
-    std::vector<grpc::Slice> slices;
-    if (response.Valid() && response.Dump(&slices).ok())
-      for (const auto& s : slices) result.response.append(reinterpret_cast<const char*>(s.begin()), s.size());
-    return result;
-  }
-  result.message = "gRPC " + std::to_string(status.error_code()) + " " + status.error_message();
-  auto delay = retry_delay_from_status_details(status.error_details());
-  if (delay) result.retry_after = *delay;
-  switch (status.error_code()) {
-    case grpc::StatusCode::CANCELLED:
-    case grpc::StatusCode::DEADLINE_EXCEEDED:
-    case grpc::StatusCode::ABORTED:
-    case grpc::StatusCode::OUT_OF_RANGE:
-    case grpc::StatusCode::UNAVAILABLE:
-    case grpc::StatusCode::DATA_LOSS:
-      result.kind = ExportResult::Kind::retryable;
-      break;
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
-      result.kind = delay ? ExportResult::Kind::retryable : ExportResult::Kind::failed;
-      break;
-    default:
-      result.kind = ExportResult::Kind::failed;
-  }
-  return result;
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
-// One call at a time (the worker's thread), on the client's own completion
-// queue: no callback executor threads, and the deadline bounds every wait.
+// What arrived on the call's stream.
+struct Call {
+  const std::string* frame = nullptr;  // the request, framed
+  size_t sent = 0;
+  int32_t stream_id = -1;
+  bool closed = false;
+  uint32_t reset_code = 0;  // HTTP/2 error code the stream closed with
+  bool any_header = false;
+  int http_status = 0;
+  std::optional<int> grpc_status;
+  std::string grpc_message;
+  std::string status_details;  // grpc-status-details-bin, still base64
+  std::string grpc_encoding;
+  std::string body;
+  bool body_too_large = false;
+};
+
 class GrpcClient : public ExportClient {
  public:
-  GrpcClient(std::shared_ptr<grpc::Channel> channel, Signal signal, SignalConfig config)
-      : stub_(std::move(channel)), method_(export_method(signal)), config_(std::move(config)) {}
-  ~GrpcClient() override {
-    queue_.Shutdown();
-    void* tag;
-    bool ok;
-    while (queue_.Next(&tag, &ok)) {
+  GrpcClient(Signal signal, const SignalConfig& config, HttpUrl url)
+      : url_(std::move(url)),
+        path_(export_path(signal)),
+        authority_(url_.host.find(':') != std::string::npos ? "[" + url_.host + "]:" + url_.port
+                                                            : url_.host + ":" + url_.port),
+        gzip_(config.compression == Compression::gzip),
+        tls_({config.certificate, config.client_certificate, config.client_key}) {
+    for (const auto& [key, value] : config.headers) {
+      std::string name = lower(key);
+      if (name.empty() || name[0] == ':') continue;  // pseudo-headers are the protocol's
+      headers_.emplace_back(std::move(name), value);
     }
   }
+  ~GrpcClient() override { drop_connection(); }
+
+  // Reads the certificate files now: one clear error at start, not at every export.
+  bool ready(std::string& error) { return !url_.tls || tls_.get(error) != nullptr; }
 
   ExportResult export_request(const std::string& request_bytes, std::chrono::milliseconds timeout) override {
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + timeout);
-    for (const auto& [key, value] : config_.headers) context.AddMetadata(key, value);
-    if (config_.compression == Compression::gzip) context.set_compression_algorithm(GRPC_COMPRESS_GZIP);
-    grpc::Slice slice(request_bytes);
-    grpc::ByteBuffer request(&slice, 1);
-    grpc::ByteBuffer response;
-    grpc::Status status;
-    auto call = stub_.PrepareUnaryCall(&context, method_, request, &queue_);
-    call->StartCall();
-    int done_tag = 0;
-    call->Finish(&response, &status, &done_tag);
-    void* tag = nullptr;
-    bool ok = false;
-    if (!queue_.Next(&tag, &ok) || tag != &done_tag) {
-      ExportResult broken;
-      broken.message = "gRPC completion queue failed";
-      return broken;
+    const auto deadline = Clock::now() + std::max(timeout, std::chrono::milliseconds(1));
+    std::string message;
+    if (gzip_ && !gzip(request_bytes, message)) return export_result_of(grpc_internal, "gzip failed", "");
+    const std::string frame = grpc_frame(gzip_ ? message : request_bytes, gzip_);
+    // A kept connection the server has closed meanwhile (idle timeout,
+    // GOAWAY) is only noticed when used: then one fresh attempt.
+    for (int attempt = 0;; ++attempt) {
+      const bool reused = drain_idle_connection();
+      std::string error;
+      if (!session_ && !open_session(deadline, error)) return export_result_of(grpc_unavailable, error, "");
+      Call call;
+      call.frame = &frame;
+      const bool completed = run(call, timeout, deadline, error);
+      const bool refused = !call.any_header && (!completed || call.reset_code == NGHTTP2_REFUSED_STREAM);
+      if (refused && reused && attempt == 0 && Clock::now() < deadline) continue;
+      if (!completed)
+        return export_result_of(Clock::now() >= deadline ? grpc_deadline_exceeded : grpc_unavailable, error, "");
+      return result_of(call);
     }
-    return result_of(status, response);
   }
 
  private:
-  grpc::GenericStub stub_;
-  std::string method_;
-  SignalConfig config_;
-  grpc::CompletionQueue queue_;
+  // Reads what arrived while idle (SETTINGS, PING, GOAWAY, the end of the
+  // stream); drops the connection if it can no longer carry a call. True
+  // when a kept connection is still there to be used.
+  bool drain_idle_connection() {
+    if (!session_) return false;
+    connection_->set_deadline(Clock::now());
+    while (connection_->readable_now()) {
+      std::string in;
+      if (connection_->read_some(in) <= 0 ||
+          nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(in.data()), in.size()) < 0) {
+        drop_connection();
+        return false;
+      }
+    }
+    if (goaway_ || !nghttp2_session_want_read(session_) || nghttp2_session_send(session_) != 0) {
+      drop_connection();
+      return false;
+    }
+    return true;
+  }
+
+  bool open_session(Clock::time_point deadline, std::string& error) {
+    connection_ = Connection::open(url_, tls_, "h2", deadline, error);
+    if (!connection_) return false;
+    nghttp2_session_callbacks* callbacks = nullptr;
+    nghttp2_session_callbacks_new(&callbacks);
+    nghttp2_session_callbacks_set_send_callback(callbacks, on_send);
+    nghttp2_session_callbacks_set_on_header_callback(callbacks, on_header);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, on_data);
+    nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, on_stream_close);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, on_frame);
+    const int rc = nghttp2_session_client_new(&session_, callbacks, this);
+    nghttp2_session_callbacks_del(callbacks);
+    if (rc != 0) {
+      session_ = nullptr;
+      connection_.reset();
+      error = "cannot start an HTTP/2 session";
+      return false;
+    }
+    goaway_ = false;
+    nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0}};
+    nghttp2_submit_settings(session_, NGHTTP2_FLAG_NONE, settings, 1);
+    return true;
+  }
+
+  void drop_connection() {
+    if (session_) {
+      // A polite GOAWAY if it can leave at once; the connection closes either way.
+      connection_->set_deadline(Clock::now());
+      nghttp2_session_terminate_session(session_, NGHTTP2_NO_ERROR);
+      nghttp2_session_send(session_);
+      nghttp2_session_del(session_);
+      session_ = nullptr;
+    }
+    connection_.reset();
+  }
+
+  // Sends the call and reads until its stream closes. False (error set, the
+  // connection dropped) when the connection fails or the deadline passes.
+  bool run(Call& call, std::chrono::milliseconds timeout, Clock::time_point deadline, std::string& error) {
+    connection_->set_deadline(deadline);
+    const std::string timeout_value = grpc_timeout(timeout);
+    const std::string scheme = url_.tls ? "https" : "http";
+    std::vector<nghttp2_nv> nv;
+    auto add = [&nv](const std::string& name, const std::string& value) {
+      nv.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
+                    reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
+                    NGHTTP2_NV_FLAG_NONE});
+    };
+    static const std::string method = ":method", post = "POST", scheme_name = ":scheme", path = ":path",
+                             authority = ":authority", content_type = "content-type", grpc = "application/grpc",
+                             te = "te", trailers = "trailers", timeout_name = "grpc-timeout", user_agent = "user-agent",
+                             agent = "jvmsight-otlp", encoding = "grpc-encoding", gzip_name = "gzip",
+                             accept = "grpc-accept-encoding", accepted = "identity,gzip";
+    add(method, post);
+    add(scheme_name, scheme);
+    add(path, path_);
+    add(authority, authority_);
+    add(content_type, grpc);
+    add(te, trailers);
+    add(timeout_name, timeout_value);
+    add(user_agent, agent);
+    add(accept, accepted);
+    if (gzip_) add(encoding, gzip_name);
+    for (const auto& [name, value] : headers_) add(name, value);
+
+    nghttp2_data_provider body{};
+    body.source.ptr = &call;
+    body.read_callback = on_read_body;
+    call_ = &call;
+    call.stream_id = nghttp2_submit_request(session_, nullptr, nv.data(), nv.size(), &body, nullptr);
+    bool ok = call.stream_id > 0;
+    if (!ok) error = "cannot start an HTTP/2 stream";
+    while (ok && !call.closed) {
+      if (nghttp2_session_send(session_) != 0) {
+        ok = false;
+        error = "cannot send the request (connection closed or timed out)";
+        break;
+      }
+      if (call.closed) break;
+      std::string in;
+      const ssize_t n = connection_->read_some(in);
+      if (n <= 0) {
+        ok = false;
+        error = n == 0 ? "the connection closed before the answer" : "no complete answer in time";
+        break;
+      }
+      if (nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(in.data()), in.size()) < 0) {
+        ok = false;
+        error = "malformed HTTP/2 from the server";
+      }
+    }
+    call_ = nullptr;
+    if (ok) ok = nghttp2_session_send(session_) == 0;  // WINDOW_UPDATE and the like; a failure shows next time
+    if (!ok || goaway_) drop_connection();
+    return ok || call.closed;
+  }
+
+  static ExportResult result_of(const Call& call) {
+    if (!call.grpc_status) {
+      if (call.reset_code != 0) return export_result_of(grpc_code_from_reset(call.reset_code), "stream reset", "");
+      if (call.http_status != 200)
+        return export_result_of(grpc_code_from_http_status(call.http_status),
+                                "HTTP status " + std::to_string(call.http_status), "");
+      return export_result_of(grpc_internal, "no grpc-status in the answer", "");
+    }
+    const std::string details = base64_decode(call.status_details).value_or("");
+    std::string message;  // grpc-message is percent-encoded; a malformed one is shown as it came
+    if (!percent_decode(call.grpc_message, message)) message = call.grpc_message;
+    ExportResult result = export_result_of(*call.grpc_status, message, details);
+    if (result.kind != ExportResult::Kind::ok || call.body.empty()) return result;
+    std::string answer;
+    bool compressed = false;
+    if (call.body_too_large || !grpc_unframe(call.body, answer, compressed))
+      return export_result_of(grpc_internal, "malformed answer", "");
+    if (compressed && !(call.grpc_encoding == "gzip" && gunzip(answer, result.response, response_limit)))
+      return export_result_of(grpc_internal, "cannot decompress the answer (" + call.grpc_encoding + ")", "");
+    if (!compressed) result.response = std::move(answer);
+    return result;
+  }
+
+  // nghttp2 callbacks: they only copy into the call in flight and never throw.
+  static ssize_t on_send(nghttp2_session*, const uint8_t* data, size_t size, int, void* self) {
+    auto* client = static_cast<GrpcClient*>(self);
+    return client->connection_->write_all(reinterpret_cast<const char*>(data), size) ? static_cast<ssize_t>(size)
+                                                                                     : NGHTTP2_ERR_CALLBACK_FAILURE;
+  }
+  static ssize_t on_read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t size, uint32_t* flags,
+                              nghttp2_data_source* source, void*) {
+    auto* call = static_cast<Call*>(source->ptr);
+    const size_t n = std::min(size, call->frame->size() - call->sent);
+    std::copy_n(call->frame->data() + call->sent, n, buf);
+    call->sent += n;
+    if (call->sent == call->frame->size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t name_size,
+                       const uint8_t* value, size_t value_size, uint8_t, void* self) {
+    Call* call = static_cast<GrpcClient*>(self)->call_;
+    if (call == nullptr || frame->hd.stream_id != call->stream_id) return 0;
+    call->any_header = true;
+    const std::string key(reinterpret_cast<const char*>(name), name_size);
+    const std::string text(reinterpret_cast<const char*>(value), std::min<size_t>(value_size, 4096));
+    if (key == ":status")
+      call->http_status = std::atoi(text.c_str());
+    else if (key == "grpc-status")
+      call->grpc_status = std::atoi(text.c_str());
+    else if (key == "grpc-message")
+      call->grpc_message = text;
+    else if (key == "grpc-status-details-bin")
+      call->status_details = std::string(reinterpret_cast<const char*>(value), std::min<size_t>(value_size, 65536));
+    else if (key == "grpc-encoding")
+      call->grpc_encoding = text;
+    return 0;
+  }
+  static int on_data(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data, size_t size, void* self) {
+    Call* call = static_cast<GrpcClient*>(self)->call_;
+    if (call == nullptr || stream_id != call->stream_id) return 0;
+    if (call->body.size() + size > response_limit + 5)
+      call->body_too_large = true;
+    else
+      call->body.append(reinterpret_cast<const char*>(data), size);
+    return 0;
+  }
+  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t error_code, void* self) {
+    Call* call = static_cast<GrpcClient*>(self)->call_;
+    if (call == nullptr || stream_id != call->stream_id) return 0;
+    call->closed = true;
+    call->reset_code = error_code;
+    return 0;
+  }
+  static int on_frame(nghttp2_session*, const nghttp2_frame* frame, void* self) {
+    if (frame->hd.type == NGHTTP2_GOAWAY) static_cast<GrpcClient*>(self)->goaway_ = true;
+    return 0;
+  }
+
+  const HttpUrl url_;
+  const std::string path_;
+  const std::string authority_;
+  const bool gzip_;
+  std::vector<std::pair<std::string, std::string>> headers_;
+  TlsContext tls_;
+  std::unique_ptr<Connection> connection_;
+  nghttp2_session* session_ = nullptr;
+  Call* call_ = nullptr;  // the call in flight, for the callbacks
+  bool goaway_ = false;   // the server is closing this connection: the next call opens another
 };
 
 std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig& config, std::string& error) {
-  std::shared_ptr<grpc::ChannelCredentials> credentials;
-  if (config.tls) {
-    grpc::SslCredentialsOptions ssl;
-    if (!config.certificate.empty() && !read_file(config.certificate, ssl.pem_root_certs)) {
-      error = "cannot read the OTLP certificate " + config.certificate;
-      return nullptr;
-    }
-    if (!config.client_key.empty() && !read_file(config.client_key, ssl.pem_private_key)) {
-      error = "cannot read the OTLP client key " + config.client_key;
-      return nullptr;
-    }
-    if (!config.client_certificate.empty() && !read_file(config.client_certificate, ssl.pem_cert_chain)) {
-      error = "cannot read the OTLP client certificate " + config.client_certificate;
-      return nullptr;
-    }
-    credentials = grpc::SslCredentials(ssl);
-  } else {
-    credentials = grpc::InsecureChannelCredentials();
-  }
-  grpc::ChannelArguments args;
-  // The export worker retries with its own backoff; gRPC's would double it.
-  args.SetInt(GRPC_ARG_ENABLE_RETRIES, 0);
-  // Reconnect soon after a collector restart, but never hammer a dead one.
-  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 500);
-  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 5000);
-  args.SetString(GRPC_ARG_PRIMARY_USER_AGENT_STRING, "jvmsight-otlp");
-  auto channel = grpc::CreateCustomChannel(config.endpoint, credentials, args);
-  if (!channel) {
-    error = "cannot create a gRPC channel to " + config.endpoint;
+  HttpUrl url;
+  // The endpoint is a host:port target; the scheme only says whether TLS is used.
+  if (!parse_http_url((config.tls ? "https://" : "http://") + config.endpoint, url) || url.path != "/") {
+    error = "the OTLP gRPC endpoint " + config.endpoint + " is not host:port";
     return nullptr;
   }
-  return std::make_unique<GrpcClient>(std::move(channel), signal, config);
+  auto client = std::make_unique<GrpcClient>(signal, config, std::move(url));
+  if (!client->ready(error)) return nullptr;
+  return client;
 }
 
 }  // namespace

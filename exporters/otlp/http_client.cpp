@@ -1,30 +1,14 @@
 // OTLP/HTTP with binary protobuf: POST to /v1/<signal> (http_post.h).
 // Retryable per the OTLP specification: 429, 502, 503, 504 and connection
 // errors, honouring Retry-After.
-#include <zlib.h>
-
 #include "exporters/otlp/export_client.h"
+#include "exporters/otlp/gzip.h"
 #include "exporters/otlp/http_post.h"
 #include "exporters/otlp/retry_info.h"
 #include "exporters/otlp/transport_factory.h"
 
 namespace jvmsight::otlp {
 namespace {
-
-bool gzip(const std::string& in, std::string& out) {
-  z_stream z{};
-  // 16 + MAX_WBITS: a gzip header and trailer, which Content-Encoding: gzip means.
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) return false;
-  out.resize(deflateBound(&z, in.size()) + 32);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  int rc = deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return rc == Z_STREAM_END;
-}
 
 class HttpClient : public ExportClient {
  public:

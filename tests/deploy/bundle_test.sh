@@ -16,12 +16,13 @@ check=(/usr/bin/python3 "$src/deploy/image/check_bundle.py")
 "${check[@]}" "$work/bundle"
 expected=(libjvmsight-loader.so libjvmsight.so libcivetweb.so.1 libprometheus-cpp-core.so.1.0)
 # The OTLP plugin, when built, travels with its transports and their closures
-# (gRPC, protobuf, OpenSSL).
-[ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libjvmsight-otlp-grpc.so libjvmsight-otlp-http.so libgrpc++.so.1.51
-  libprotobuf.so.32 libssl.so.3)
+# (protobuf-lite, nghttp2, OpenSSL), and no grpc++ closure.
+[ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libjvmsight-otlp-grpc.so libjvmsight-otlp-http.so
+  libnghttp2.so.14 libprotobuf-lite.so.32 libssl.so.3)
 for lib in "${expected[@]}"; do
   [ -f "$work/bundle/$lib" ] || fail "$lib missing; bundle holds: $(ls "$work/bundle")"
 done
+! ls "$work/bundle" | grep -Eq '^lib(grpc|absl|protobuf\.)' || fail "the bundle carries grpc++ or full protobuf: $(ls "$work/bundle")"
 # Without the plugin: the loader, the agent, its two libraries, and the
 # HTTPS stand-ins (tls/) with OpenSSL 3.
 [ -f "$agent/libjvmsight-otlp.so" ] || [ "$(ls "$work/bundle" | tr '\n' ' ')" = \

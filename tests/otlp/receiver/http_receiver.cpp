@@ -10,12 +10,12 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <atomic>
 #include <cctype>
 #include <thread>
 
+#include "exporters/otlp/gzip.h"
 #include "tests/otlp/receiver/otlp_receiver.h"
 
 namespace jvmsight::test {
@@ -24,23 +24,6 @@ namespace {
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-bool gunzip(const std::string& in, std::string& out) {
-  z_stream z{};
-  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return false;
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  char buf[65536];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    out.append(buf, sizeof buf - z.avail_out);
-  }
-  inflateEnd(&z);
-  return rc == Z_STREAM_END;
 }
 
 // One accepted connection, plain or TLS.
@@ -143,7 +126,7 @@ class HttpReceiver : public OtlpReceiver {
     }
     if (headers["content-encoding"] == "gzip") {
       std::string plain;
-      if (!gunzip(body, plain)) return reply(c, 400, "bad gzip");
+      if (!otlp::gunzip(body, plain, 64 << 20)) return reply(c, 400, "bad gzip");
       body.swap(plain);
     }
     Received r;
