@@ -12,6 +12,10 @@
 #               JDK; plot docs/contention.png
 #   toggle      what turning the contention events off and on costs at 100
 #               and 10,000 threads, every JDK (1 min)
+#   attribution lock-class attribution of duty-cycled events against the
+#               JVM's counts, storms of 6 s and 30 s (bench/attribution_bench.sh; ~7 min)
+#   deadlock    the background deadlock check vs findDeadlockedThreads at
+#               10,000 threads, idle and pileup mixes (bench/deadlock_check_bench.sh; ~14 min)
 #   memory      RSS added by the agent at 100 and 10,000 threads, without
 #               and with OTLP (bench/otlp_cost.sh; 10 min)
 #   scrape      a whole /metrics at 10,000 threads (bench/whole_scrape.sh; ~2 min)
@@ -25,7 +29,7 @@
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:5 mixed:3}
-all_parts=(contention toggle memory gc scrape pileup threads exit)
+all_parts=(contention toggle attribution deadlock memory gc scrape pileup threads exit)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -111,6 +115,8 @@ part_gc() {
   rm -f "$out" "$table"
 }
 
+part_attribution() { "$ROOT/bench/attribution_bench.sh"; }
+part_deadlock() { "$ROOT/bench/deadlock_check_bench.sh" 10000 5 "idle pileup"; }
 part_scrape() { "$ROOT/bench/whole_scrape.sh"; }
 part_pileup() { "$ROOT/bench/pileup.sh"; }
 part_threads() { "$ROOT/bench/thread_states.sh"; }

@@ -8,8 +8,12 @@
 #                                          into real JVMs: the integration suite on
 #                                          every JDK, libasan preloaded (JVM_FILTER
 #                                          narrows it, a gtest filter)
+#   scripts/sanitize.sh otlp [build-dir]   the OTLP plugin and both transports
+#                                          built with ASan + UBSan: their unit
+#                                          tests, then the transport tests in
+#                                          real JVMs against the receivers
 # Any report fails the run (halt_on_error, no recovery). ctest runs the
-# first two (label "sanitize") and the third (label "sanitize-jvm").
+# first two (label "sanitize") and the last two (label "sanitize-jvm").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,14 +31,26 @@ case "$mode" in
        # lock-class attribution is within 10% of the JVM's count, which ASan's slower
        # callbacks shift (a timing check, not a memory one).
        filter=${JVM_FILTER:--*DutyCycledStormMatchesTheJvmsCountsPerClass*} ;;
-  *) echo "usage: $0 asan|tsan|jvm [build-dir]" >&2; exit 2 ;;
+  otlp) flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+        filter="*OtlpTransport*" ;;
+  *) echo "usage: $0 asan|tsan|jvm|otlp [build-dir]" >&2; exit 2 ;;
 esac
 dir=${2:-build-$mode}
 case "$dir" in /*) ;; *) dir=$ROOT/$dir ;; esac
-cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJVMSIGHT_OTLP=OFF \
+otlp=OFF
+[ "$mode" = otlp ] && otlp=ON
+cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJVMSIGHT_OTLP=$otlp \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags" >/dev/null
-if [ "$mode" = jvm ]; then
-  cmake --build "$dir" -j"${SANITIZE_JOBS:-2}" --target integration_tests
+if [ "$mode" = jvm ] || [ "$mode" = otlp ]; then
+  suite=$dir/tests/integration_tests
+  if [ "$mode" = otlp ]; then
+    cmake --build "$dir" -j"${SANITIZE_JOBS:-2}" --target otlp_unit_tests otlp_integration_tests
+    # Conversion, configuration and the gRPC wire helpers, leaks checked (no JVM here).
+    "$dir/tests/otlp/otlp_unit_tests" --gtest_brief=1
+    suite=$dir/tests/otlp/otlp_integration_tests
+  else
+    cmake --build "$dir" -j"${SANITIZE_JOBS:-2}" --target integration_tests
+  fi
   # The JVM is not instrumented and lives on signals ASan would take: SEGV
   # (implicit null checks, safepoint polls), BUS and FPE are the JVM's.
   # libasan must come first in the JVM (java is not linked with it), hence
@@ -53,14 +69,14 @@ if [ "$mode" = jvm ]; then
   export ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:allow_user_segv_handler=1:detect_leaks=0:halt_on_error=1:detect_stack_use_after_return=0:log_path=$reports/asan:suppressions=$ROOT/scripts/asan-jvm.supp
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan
   status=0
-  "$dir/tests/integration_tests" --gtest_filter="$filter" --gtest_brief=1 || status=$?
+  "$suite" --gtest_filter="$filter" --gtest_brief=1 || status=$?
   if compgen -G "$reports/*" >/dev/null; then
-    echo "sanitize: jvm: sanitizer reports:" >&2
+    echo "sanitize: $mode: sanitizer reports:" >&2
     head -n 60 "$reports"/* >&2
     exit 1
   fi
-  [ "$status" = 0 ] || { echo "sanitize: jvm: integration tests failed (no sanitizer report)" >&2; exit "$status"; }
-  echo "sanitize: jvm: integration tests passed in ASan+UBSan JVMs, no report (filter $filter)"
+  [ "$status" = 0 ] || { echo "sanitize: $mode: integration tests failed (no sanitizer report)" >&2; exit "$status"; }
+  echo "sanitize: $mode: integration tests passed in ASan+UBSan JVMs, no report (filter $filter)"
   exit 0
 fi
 cmake --build "$dir" -j"${SANITIZE_JOBS:-2}" --target unit_tests

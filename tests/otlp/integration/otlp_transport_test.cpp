@@ -179,8 +179,9 @@ TEST_P(OtlpTransport, GzipRequestsAreCompressedAndDecode) {
     if (kv.key() == "padding") decoded = kv.value().string_value();
   EXPECT_EQ(decoded, padding);
   EXPECT_LT(relay.client_bytes() / got.size(), 20000u) << relay.client_bytes() << " bytes for " << got.size();
-  if (protocol() != "grpc")
+  if (protocol() != "grpc") {
     EXPECT_EQ(r.headers.count("content-encoding") ? r.headers.at("content-encoding") : "", "gzip");
+  }
 }
 
 // RESOURCE_EXHAUSTED / HTTP 429 and UNAVAILABLE / 503, each saying "retry in

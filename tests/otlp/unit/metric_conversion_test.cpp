@@ -270,7 +270,9 @@ TEST(MetricConversion, ThreadCountByDaemonAndState) {
     }
   EXPECT_TRUE(found);
   for (const auto& kv : m->sum().data_points(1).attributes())
-    if (kv.key() == "jvm.thread.daemon") EXPECT_FALSE(kv.value().bool_value());
+    if (kv.key() == "jvm.thread.daemon") {
+      EXPECT_FALSE(kv.value().bool_value());
+    }
 }
 
 }  // namespace
