@@ -113,8 +113,7 @@ SSL* tls_session(SSL_CTX* ctx, int fd, const HttpUrl& url, const std::string& al
     // Wire format: one length byte, then the protocol name.
     std::string wire(1, static_cast<char>(alpn.size()));
     wire += alpn;
-    SSL_set_alpn_protos(ssl, reinterpret_cast<const unsigned char*>(wire.data()),
-                        static_cast<unsigned>(wire.size()));
+    SSL_set_alpn_protos(ssl, reinterpret_cast<const unsigned char*>(wire.data()), static_cast<unsigned>(wire.size()));
   }
   return ssl;
 }

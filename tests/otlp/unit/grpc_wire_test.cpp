@@ -1,8 +1,9 @@
 // gRPC over HTTP/2 as data: framing, grpc-timeout, binary metadata, the HTTP-status and stream-reset mappings, what is
 // retried; and HTTP's Retry-After in both its forms.
+#include "exporters/otlp/grpc_wire.h"
+
 #include <gtest/gtest.h>
 
-#include "exporters/otlp/grpc_wire.h"
 #include "exporters/otlp/retry_info.h"
 
 namespace jvmsight::otlp {
