@@ -27,9 +27,9 @@ case "$mode" in
         # readers on the agent thread), and the HTTP server's workers.
         filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:ContentionDutyCycle*:ContendedWaitRing*:HttpServer*:HttpSecurity*:ThreadStamp*" ;;
   jvm) flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-       # All but one test: the duty-cycled contention storm asserts that the
-       # lock-class attribution is within 10% of the JVM's count, which ASan's slower
-       # callbacks shift (a timing check, not a memory one).
+       # All but one test: the duty-cycled contention storm needs a storm
+       # far above the sampling bound, which ASan's slower callbacks and
+       # threads cannot make (a timing check, not a memory one).
        filter=${JVM_FILTER:--*DutyCycledStormMatchesTheJvmsCountsPerClass*} ;;
   otlp) flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
         filter="*OtlpTransport*" ;;

@@ -1,5 +1,9 @@
 #include "collectors/locks/monitor_contention_recorder.h"
 
+#include <sys/mman.h>
+
+#include <new>
+
 namespace jvmsight {
 
 void WaitHistogram::record(uint64_t ns) {
@@ -21,8 +25,24 @@ void WaitTotals::add(const WaitTotals& o) {
   for (size_t i = 0; i < buckets.size(); ++i) buckets[i] += o.buckets[i];
 }
 
+namespace {
+constexpr size_t table_bytes = MonitorContentionRecorder::slot_count * sizeof(WaitHistogram);
+
+WaitHistogram* zero_page_table() {
+  void* memory = mmap(nullptr, table_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  auto* table = static_cast<WaitHistogram*>(memory);
+  // Trivial default construction writes nothing: every entry starts as the
+  // zeros the kernel maps, and the pages stay unallocated until written.
+  for (size_t i = 0; i < MonitorContentionRecorder::slot_count; ++i) new (&table[i]) WaitHistogram;
+  return table;
+}
+}  // namespace
+
+void MonitorContentionRecorder::Unmap::operator()(WaitHistogram* table) const { munmap(table, table_bytes); }
+
 MonitorContentionRecorder::MonitorContentionRecorder()
-    : keys_(new std::atomic<int32_t>[slot_count]()), slots_(new WaitHistogram[slot_count]) {}
+    : keys_(new std::atomic<int32_t>[slot_count]()), slots_(zero_page_table()) {}
 
 MonitorContentionRecorder::SlotRef MonitorContentionRecorder::slot_of(int32_t hash) {
   if (hash != 0) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include "collectors/locks/contended_wait_ring.h"
 #include "common/clock.h"
@@ -21,11 +22,15 @@ inline constexpr size_t wait_bucket_count = 12;  // plus +Inf
 inline constexpr std::array<double, wait_bucket_count> wait_bounds_seconds = {
     0.00001, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10};
 
+// No member initializers: value-initialize one (`WaitHistogram h{}`) to
+// zero it, or place it on zero pages (the recorder's table, which must not
+// write its 4096 entries at start).
 struct WaitHistogram {
-  std::atomic<uint64_t> sum_ns{0};
-  std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets{};
+  std::atomic<uint64_t> sum_ns;
+  std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets;
   void record(uint64_t ns);
 };
+static_assert(std::is_trivially_default_constructible_v<WaitHistogram>);
 
 // A plain copy, for the agent thread.
 struct WaitTotals {
@@ -110,9 +115,15 @@ class MonitorContentionRecorder {
   // Keys and histograms apart: contending threads probe the (read-mostly)
   // keys at Enter while the lock's owner updates its histogram at Entered.
   std::unique_ptr<std::atomic<int32_t>[]> keys_;
-  std::unique_ptr<WaitHistogram[]> slots_;
-  WaitHistogram overflow_;
-  WaitHistogram waits_;
+  // The per-lock histograms (458 KiB) on an anonymous mapping of their own:
+  // the kernel's zero pages, made resident only where a contended lock's
+  // slot lands (a page fault on that page's first event, once).
+  struct Unmap {
+    void operator()(WaitHistogram* table) const;
+  };
+  std::unique_ptr<WaitHistogram[], Unmap> slots_;
+  WaitHistogram overflow_{};
+  WaitHistogram waits_{};
   std::atomic<uint64_t> overflowed_{0};
   std::atomic<uint64_t> untimed_{0};
   // Read on every event, written a few times a second at most: a line of

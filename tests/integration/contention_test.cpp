@@ -111,9 +111,11 @@ Storm run_storm(const Jdk& jdk, const std::string& millis, const std::string& op
 // A storm far above the contention_sampling rate, on two lock classes: the
 // events are on one slice of time in 2^k, and what they saw is scaled to the
 // JVM's own count. The totals match the JVM's per-thread blocked counts and
-// each class's share stays within the stated attribution error
-// (docs/LOCKS.md: 10% of the total; one 250 ms on-slice per 8 s cycle
-// decides the split, so a 6 s storm is attributed from one or two slices).
+// every class is attributed. The per-class error (within 6% of each class's
+// JVM count on a quiet machine, docs/LOCKS.md) is measured by
+// bench/attribution_bench.sh, not here: one or two 250 ms on-slices decide a
+// 6 s storm's split, and on a loaded machine the scheduler decides which
+// threads ran in them.
 TEST_P(Contention, DutyCycledStormMatchesTheJvmsCountsPerClass) {
   AgentJvm jvm(GetParam(), "TwoLockStorm", {"6", "2", "6000"}, "contention_sampling=1000");
   ASSERT_GT(jvm.port, 0);
