@@ -13,7 +13,6 @@
 #include <nghttp2/nghttp2.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -43,11 +42,6 @@ const char* export_path(Signal signal) {
   return "";
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // What arrived on the call's stream.
 struct Call {
   const std::string* frame = nullptr;  // the request, framed
@@ -67,18 +61,24 @@ struct Call {
 
 class GrpcClient : public ExportClient {
  public:
+  // The request headers are the same for every call but grpc-timeout: made
+  // once. Metadata keys arrive lowercase (parse_headers).
   GrpcClient(Signal signal, const SignalConfig& config, HttpUrl url)
       : url_(std::move(url)),
-        path_(export_path(signal)),
-        authority_(url_.host.find(':') != std::string::npos ? "[" + url_.host + "]:" + url_.port
-                                                            : url_.host + ":" + url_.port),
         gzip_(config.compression == Compression::gzip),
-        tls_({config.certificate, config.client_certificate, config.client_key}) {
-    for (const auto& [key, value] : config.headers) {
-      std::string name = lower(key);
-      if (name.empty() || name[0] == ':') continue;  // pseudo-headers are the protocol's
-      headers_.emplace_back(std::move(name), value);
-    }
+        tls_({config.certificate, config.client_certificate, config.client_key}),
+        headers_{{":method", "POST"},
+                 {":scheme", url_.tls ? "https" : "http"},
+                 {":path", export_path(signal)},
+                 {":authority", url_.host.find(':') != std::string::npos ? "[" + url_.host + "]:" + url_.port
+                                                                         : url_.host + ":" + url_.port},
+                 {"content-type", "application/grpc"},
+                 {"te", "trailers"},
+                 {"user-agent", "jvmsight-otlp"},
+                 {"grpc-accept-encoding", "identity,gzip"}} {
+    if (gzip_) headers_.emplace_back("grpc-encoding", "gzip");
+    for (const auto& [key, value] : config.headers)
+      if (!key.empty() && key[0] != ':') headers_.emplace_back(key, value);  // pseudo-headers are the protocol's
   }
   ~GrpcClient() override { drop_connection(); }
 
@@ -169,30 +169,10 @@ class GrpcClient : public ExportClient {
   // connection dropped) when the connection fails or the deadline passes.
   bool run(Call& call, std::chrono::milliseconds timeout, Clock::time_point deadline, std::string& error) {
     connection_->set_deadline(deadline);
-    const std::string timeout_value = grpc_timeout(timeout);
-    const std::string scheme = url_.tls ? "https" : "http";
-    std::vector<nghttp2_nv> nv;
-    auto add = [&nv](const std::string& name, const std::string& value) {
-      nv.push_back({reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
-                    reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
-                    NGHTTP2_NV_FLAG_NONE});
-    };
-    static const std::string method = ":method", post = "POST", scheme_name = ":scheme", path = ":path",
-                             authority = ":authority", content_type = "content-type", grpc = "application/grpc",
-                             te = "te", trailers = "trailers", timeout_name = "grpc-timeout", user_agent = "user-agent",
-                             agent = "jvmsight-otlp", encoding = "grpc-encoding", gzip_name = "gzip",
-                             accept = "grpc-accept-encoding", accepted = "identity,gzip";
-    add(method, post);
-    add(scheme_name, scheme);
-    add(path, path_);
-    add(authority, authority_);
-    add(content_type, grpc);
-    add(te, trailers);
-    add(timeout_name, timeout_value);
-    add(user_agent, agent);
-    add(accept, accepted);
-    if (gzip_) add(encoding, gzip_name);
-    for (const auto& [name, value] : headers_) add(name, value);
+    const std::pair<std::string, std::string> timeout_header{"grpc-timeout", grpc_timeout(timeout)};
+    std::vector<nghttp2_nv> nv;  // the pseudo-headers (headers_ begins with them) must come first
+    for (const auto& h : headers_) nv.push_back(name_value(h));
+    nv.push_back(name_value(timeout_header));
 
     nghttp2_data_provider body{};
     body.source.ptr = &call;
@@ -226,6 +206,12 @@ class GrpcClient : public ExportClient {
     return ok || call.closed;
   }
 
+  static nghttp2_nv name_value(const std::pair<std::string, std::string>& h) {
+    return {reinterpret_cast<uint8_t*>(const_cast<char*>(h.first.data())),
+            reinterpret_cast<uint8_t*>(const_cast<char*>(h.second.data())), h.first.size(), h.second.size(),
+            NGHTTP2_NV_FLAG_NONE};
+  }
+
   static ExportResult result_of(const Call& call) {
     if (!call.grpc_status) {
       if (call.reset_code != 0) return export_result_of(grpc_code_from_reset(call.reset_code), "stream reset", "");
@@ -252,8 +238,9 @@ class GrpcClient : public ExportClient {
   // nghttp2 callbacks: they only copy into the call in flight and never throw.
   static ssize_t on_send(nghttp2_session*, const uint8_t* data, size_t size, int, void* self) {
     auto* client = static_cast<GrpcClient*>(self);
-    return client->connection_->write_all(reinterpret_cast<const char*>(data), size) ? static_cast<ssize_t>(size)
-                                                                                     : NGHTTP2_ERR_CALLBACK_FAILURE;
+    return client->connection_->write_all(reinterpret_cast<const char*>(data), size)
+               ? static_cast<ssize_t>(size)
+               : static_cast<ssize_t>(NGHTTP2_ERR_CALLBACK_FAILURE);
   }
   static ssize_t on_read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t size, uint32_t* flags,
                               nghttp2_data_source* source, void*) {
@@ -305,11 +292,9 @@ class GrpcClient : public ExportClient {
   }
 
   const HttpUrl url_;
-  const std::string path_;
-  const std::string authority_;
   const bool gzip_;
-  std::vector<std::pair<std::string, std::string>> headers_;
   TlsContext tls_;
+  std::vector<std::pair<std::string, std::string>> headers_;
   std::unique_ptr<Connection> connection_;
   nghttp2_session* session_ = nullptr;
   Call* call_ = nullptr;  // the call in flight, for the callbacks
