@@ -209,10 +209,11 @@ void Agent::build_collectors(JNIEnv* jni) {
 void Agent::build_lock_collectors(JNIEnv* jni) {
   thread_info_ = std::make_unique<ThreadInfoReader>(jni, thread_mx_bean_);
   deadlock_reports_ = std::make_unique<DeadlockReports>(*thread_info_);
+  blocked_counts_ = std::make_unique<JvmBlockedCounts>(jni, thread_mx_bean_);
   if (capabilities_.cheap_deadlock_check()) {
     auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, thread_roster_, capabilities_.monitor_info,
                                                          events_.monitor ? &contention_.blocked_anew() : nullptr,
-                                                         &virtual_threads_);
+                                                         blocked_counts_.get(), &virtual_threads_);
     if (source->ready()) {
       JvmtiLockGraphSource* jvmti_source = source.get();
       thread_info_->set_thread_lookup([jvmti_source](ThreadKey id) { return jvmti_source->virtual_thread(id); });
@@ -231,7 +232,6 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
   MonitorContentionCollector::TagResolver resolver;
   if (capabilities_.tag_objects)
     resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
-  blocked_counts_ = std::make_unique<JvmBlockedCounts>(jni, thread_mx_bean_);
   contention_collector_ = std::make_unique<MonitorContentionCollector>(
       contention_, static_cast<size_t>(options_.lock_classes), events_.monitor, std::move(resolver),
       [this] { return blocked_counts_->since_last(); });

@@ -7,8 +7,8 @@
 # Usage: bench/run.sh [part...]   (default: all parts; "list" names them)
 # Parts, with their time on the 2-core machine (measured where a number has
 # no "~"; the others are estimates):
-#   contention  contention events vs floor, JFR, async-profiler; stress (5
-#               rounds: 8 min) and mixed (3 rounds: ~5 min) workloads, every
+#   contention  contention events vs floor, JFR, async-profiler; stress (10
+#               rounds: 15 min) and mixed (3 rounds: ~5 min) workloads, every
 #               JDK; plot docs/contention.png
 #   toggle      what turning the contention events off and on costs at 100
 #               and 10,000 threads, every JDK (1 min)
@@ -24,11 +24,11 @@
 #               JDK (0.5 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
-# All parts: about 50 minutes (not timed end to end yet). CONTENTION="stress:5
+# All parts: about 60 minutes (not timed end to end yet). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
-CONTENTION=${CONTENTION:-stress:5 mixed:3}
+CONTENTION=${CONTENTION:-stress:10 mixed:3}
 all_parts=(contention toggle attribution deadlock memory gc scrape pileup threads exit)
 
 header() {  # header COMMAND: the line every section starts with

@@ -27,6 +27,7 @@ DeadlockDetector::DeadlockDetector(LockGraphSource& source, Reporter reporter, s
 std::optional<std::vector<DeadlockCycle>> DeadlockDetector::cycles_now() {
   auto scan = source_.scan(ScanDepth::cycles);
   if (!scan) return std::nullopt;
+  thread_stops_ += scan->thread_stops;
   if (class_sink_ && !scan->monitor_classes.empty()) class_sink_(scan->monitor_classes);
   auto cycles = scan->graph.cycles();
   last_scan_ = std::move(*scan);
@@ -131,6 +132,10 @@ void DeadlockDetector::collect(MetricFamilies& out) {
   add_sample(add_family(out, "jvmsight_deadlock_check_failures_total", MetricType::counter,
                         "Background deadlock checks the JVM refused"),
              static_cast<double>(failed_checks_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_thread_stops_total", MetricType::counter,
+                        "Handshakes and VM operations the background check asked of the JVM (each stops one "
+                        "application thread, or all of them, briefly)"),
+             static_cast<double>(thread_stops_));
   add_sample(add_family(out, "jvmsight_deadlock_check_cpu_seconds_total", MetricType::counter,
                         "CPU time the agent thread spent in background deadlock checks, all of them"),
              total_cpu_seconds_);

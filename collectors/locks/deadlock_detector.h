@@ -56,6 +56,7 @@ class DeadlockDetector : public Collector {
   std::set<std::string> reported_;  // keys of cycles already logged: each deadlock once
   uint64_t checks_ = 0;
   uint64_t failed_checks_ = 0;
+  uint64_t thread_stops_ = 0;
   uint64_t failures_in_a_row_ = 0;
   bool said_unavailable_ = false;
   double total_seconds_ = 0;

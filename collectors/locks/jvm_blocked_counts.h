@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "collectors/threads/thread_mx_bean.h"
 
@@ -25,9 +26,15 @@ class JvmBlockedCounts {
   // platform threads (the first call counts from thread start). A thread
   // that ended in between takes its last entries with it. nullopt on failure.
   std::optional<uint64_t> since_last();
+  // The blocked counts of these threads now, in their order (-1 for a
+  // thread that ended); nullopt on failure. Costs about what since_last
+  // does per thread, for these threads only.
+  std::optional<std::vector<jlong>> of(const std::vector<jlong>& ids);
 
  private:
   bool resolve();
+  // (id, blocked count) of each thread in ids that is still alive.
+  std::optional<std::vector<std::pair<jlong, jlong>>> read(jlongArray ids);
 
   JNIEnv* jni_;
   ThreadMxBean& mx_;

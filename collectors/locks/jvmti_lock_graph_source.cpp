@@ -22,6 +22,9 @@ constexpr size_t max_monitor_usage_queries = 32;
 // A full scan (scrape time) makes at most this many per-thread handshakes
 // beyond those: its cost stays bounded whatever the threads do.
 constexpr size_t max_scrape_handshakes = 64;
+// Blocked threads whose contended-entry counts the background check reads
+// to skip those that moved (JvmtiLockGraphSource::skip_moved).
+constexpr size_t max_progress_reads = 256;
 constexpr size_t no_lock = static_cast<size_t>(-1);
 
 }  // namespace
@@ -46,13 +49,15 @@ struct JvmtiLockGraphSource::Waiter {
 };
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
-                                           std::atomic<bool>* blocked_anew, const VirtualThreadCounter* virtual_threads)
+                                           std::atomic<bool>* blocked_anew, JvmBlockedCounts* blocked_counts,
+                                           const VirtualThreadCounter* virtual_threads)
     : jvmti_(jvmti),
       jni_(jni),
       roster_(roster),
       monitor_usage_(monitor_usage),
       virtual_threads_(virtual_threads),
-      blocked_anew_(blocked_anew) {
+      blocked_anew_(blocked_anew),
+      blocked_counts_(blocked_counts) {
   // The roster resolves java.lang.Thread's layout (tid, status word, park blocker).
   if (!roster_.update(jni, jvmti)) return;
   LocalFrame frame(jni, 8);
@@ -137,7 +142,9 @@ int32_t JvmtiLockGraphSource::hash_of(jobject o) {
 }
 
 void JvmtiLockGraphSource::remember_monitor_edges(const LockScan& scan, const Plan& plan) {
-  reuse_valid_ = plan.from_java && scan.graph.cycles().empty();
+  // Edges of moved threads were not read: not a whole set to reuse.
+  const bool all_read = std::find(plan.moved.begin(), plan.moved.end(), true) == plan.moved.end();
+  reuse_valid_ = plan.from_java && all_read && scan.graph.cycles().empty();
   if (!reuse_valid_) return;
   reuse_candidates_ = plan.candidates;
   reuse_edges_.clear();
@@ -150,7 +157,9 @@ std::optional<LockScan> JvmtiLockGraphSource::scan(ScanDepth depth) {
   if (result && depth == ScanDepth::cycles && reused_ > 0 && !result->graph.cycles().empty()) {
     // Reused edges carry no names, and a cycle deserves a fresh look anyway.
     reuse_valid_ = false;
+    const size_t stops = result->thread_stops;
     result = scan_once(depth, false);
+    if (result) result->thread_stops += stops;
   }
   if (result && depth == ScanDepth::cycles) cycle_in_last_scan_ = !result->graph.cycles().empty();
   return result;
@@ -178,8 +187,8 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   if (p->reuse)
     for (const auto& e : reuse_edges_) out.graph.add(e);
   if (!waiters.empty()) {
-    resolve_monitors(waiters, locks, p->full);
-    find_monitor_owners(waiters, locks, p->full);
+    resolve_monitors(waiters, locks, p->full, out.thread_stops);
+    find_monitor_owners(waiters, locks, p->full, out.thread_stops);
     describe_locks(waiters, locks, p->full, out);
     add_edges(waiters, locks, p->full, out);
   }
@@ -226,7 +235,40 @@ std::optional<JvmtiLockGraphSource::Plan> JvmtiLockGraphSource::plan(ScanDepth d
   p.reuse = allow_reuse && !p.full && p.from_java && !blocked_anew && reuse_valid_ && reused_ < max_reuse &&
             p.candidates == reuse_candidates_;
   if (!p.full) reused_ = p.reuse ? reused_ + 1 : 0;
+  if (!p.full && p.from_java) {
+    const bool fresh_anew = blocked_anew && !p.reuse;
+    if (fresh_anew) skip_moved(p);
+    churn_ = fresh_anew;
+  }
   return p;
+}
+
+// Reads the blocked candidates' counts at every check that re-reads edges
+// because threads blocked anew, so the next one can compare; skips the moved
+// ones only if the previous check was such a check too (churn). A single
+// burst of new blocking, like a deadlock forming, is read whole at once.
+// Past max_progress_reads blocked threads the counts would cost more than
+// they save (about 1 us a thread, against a handshake and a VM operation
+// per distinct monitor, however many queue on it): every edge is read.
+void JvmtiLockGraphSource::skip_moved(Plan& p) {
+  if (blocked_counts_ == nullptr) return;
+  std::vector<jlong> ids;
+  std::vector<size_t> at;
+  for (size_t k = 0; k < p.candidates.size(); ++k) {
+    if (p.groups[k] != JavaLockScan::Candidates::monitor_group) continue;
+    ids.push_back(p.ids[k]);
+    at.push_back(k);
+  }
+  if (ids.size() > max_progress_reads) {
+    progress_.forget();
+    return;
+  }
+  std::optional<std::vector<jlong>> counts;
+  if (!ids.empty()) counts = blocked_counts_->of(ids);
+  std::vector<bool> unmoved = progress_.unmoved(ids, counts ? *counts : std::vector<jlong>{});
+  if (!churn_) return;
+  p.moved.assign(p.candidates.size(), false);
+  for (size_t j = 0; j < at.size(); ++j) p.moved[at[j]] = !unmoved[j];
 }
 
 size_t JvmtiLockGraphSource::add_juc_lock(std::vector<Lock>& locks, jobject blocker, jthread owner) {
@@ -263,6 +305,7 @@ std::vector<JvmtiLockGraphSource::Waiter> JvmtiLockGraphSource::platform_waiters
     const ThreadKey id = p.from_java ? p.ids[k] : key_of(t);
     if (blocked) {
       if (p.reuse) continue;  // its edge comes from reuse_edges_
+      if (!p.moved.empty() && p.moved[k]) continue;
       waiters.push_back({t, id, no_lock});
       continue;
     }
@@ -315,7 +358,8 @@ void JvmtiLockGraphSource::add_virtual_waiters(std::vector<Waiter>& waiters, std
 // be missed), and a full scan, which must stay bounded, at most
 // max_scrape_handshakes more, then counts the rest as waiting for an
 // unknown monitor.
-void JvmtiLockGraphSource::resolve_monitors(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full) {
+void JvmtiLockGraphSource::resolve_monitors(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full,
+                                            size_t& stops) {
   std::unordered_map<ThreadKey, size_t> pending;
   for (size_t w = 0; w < waiters.size(); ++w)
     if (waiters[w].lock == no_lock) pending.emplace(waiters[w].id, w);
@@ -334,12 +378,14 @@ void JvmtiLockGraphSource::resolve_monitors(std::vector<Waiter>& waiters, std::v
       continue;
     }
     ++handshakes;
+    ++stops;
     jobject monitor = nullptr;
     // Null when the thread got the monitor since its state was read.
     if (jvmti_->GetCurrentContendedMonitor(waiters[w].thread, &monitor) != JVMTI_ERROR_NONE || monitor == nullptr)
       continue;
     if (monitor_usage_ && usage_queries < max_monitor_usage_queries) {
       ++usage_queries;
+      ++stops;
       Lock l;
       l.object = monitor;
       jvmtiMonitorUsage usage{};
@@ -386,13 +432,15 @@ void JvmtiLockGraphSource::resolve_monitors(std::vector<Waiter>& waiters, std::v
 // threads' own monitors (GetOwnedMonitorInfo, handshakes with threads
 // already blocked or parked) suffice for the background check. A full
 // scan asks at most max_scrape_handshakes threads.
-void JvmtiLockGraphSource::find_monitor_owners(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full) {
+void JvmtiLockGraphSource::find_monitor_owners(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full,
+                                               size_t& stops) {
   bool any_unknown = false;
   for (const auto& l : locks) any_unknown = any_unknown || (l.kind == LockKind::monitor && !l.owner_known);
   if (!any_unknown) return;
   size_t asked = 0;
   for (const auto& w : waiters) {
     if (full && asked++ >= max_scrape_handshakes) break;
+    ++stops;
     jint n = 0;
     JvmtiArray<jobject> monitors(jvmti_);
     if (jvmti_->GetOwnedMonitorInfo(w.thread, &n, monitors.out()) != JVMTI_ERROR_NONE) continue;

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "collectors/locks/blocked_progress.h"
 #include "collectors/locks/java_lock_scan.h"
+#include "collectors/locks/jvm_blocked_counts.h"
 #include "collectors/locks/lock_graph_source.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/virtual_thread_counter.h"
@@ -31,10 +33,13 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // Resolves the JNI ids it needs; check ready() afterwards. roster: the
   // platform threads (shared with the thread-state collector).
   // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
+  // blocked_counts: the JVM's per-thread contended entries (null: every
+  // blocked thread's edge is read at every fresh check).
   // virtual_threads: while it counts live ones (JDK 21+), the background check
   // also looks for virtual threads parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
-                       std::atomic<bool>* blocked_anew, const VirtualThreadCounter* virtual_threads = nullptr);
+                       std::atomic<bool>* blocked_anew, JvmBlockedCounts* blocked_counts = nullptr,
+                       const VirtualThreadCounter* virtual_threads = nullptr);
   bool ready() const { return ready_; }
 
   std::optional<LockScan> scan(ScanDepth depth) override;
@@ -47,9 +52,12 @@ class JvmtiLockGraphSource : public LockGraphSource {
   struct Waiter;
   // What one scan does, decided before it starts.
   struct Plan {
-    bool full = false;             // ScanDepth::full: every waiter, owners wherever they run, all named
-    bool from_java = false;        // candidates came from the Java pass (else: every thread)
-    bool reuse = false;            // the monitor edges of the last scan still hold
+    bool full = false;       // ScanDepth::full: every waiter, owners wherever they run, all named
+    bool from_java = false;  // candidates came from the Java pass (else: every thread)
+    bool reuse = false;      // the monitor edges of the last scan still hold
+    // Per candidate: blocked, but it entered a monitor since the last check
+    // (the blocked set churns): no edge read, it is not deadlocked.
+    std::vector<bool> moved;
     std::vector<jint> candidates;  // indices into the roster's threads
     // From the Java pass, per candidate: thread id, and what it waits for
     // (JavaLockScan::Candidates); the distinct j.u.c. locks it grouped.
@@ -84,13 +92,14 @@ class JvmtiLockGraphSource : public LockGraphSource {
   std::vector<Waiter> platform_waiters(const Plan& plan, std::vector<Lock>& locks);
   void add_virtual_waiters(std::vector<Waiter>& waiters, std::vector<Lock>& locks,
                            std::chrono::steady_clock::time_point now);
-  void resolve_monitors(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full);
-  void find_monitor_owners(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full);
+  void resolve_monitors(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full, size_t& stops);
+  void find_monitor_owners(std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full, size_t& stops);
   void describe_locks(const std::vector<Waiter>& waiters, std::vector<Lock>& locks, bool full, LockScan& out);
   void add_edges(const std::vector<Waiter>& waiters, const std::vector<Lock>& locks, bool full, LockScan& out);
   void name_cycles(const std::vector<Waiter>& waiters, const std::vector<Lock>& locks, LockScan& out);
   void add_list_order(const Plan& plan, LockScan& out);
   void remember_monitor_edges(const LockScan& scan, const Plan& plan);
+  void skip_moved(Plan& p);
 
   // Monitor edges cost handshakes (GetCurrentContendedMonitor,
   // GetOwnedMonitorInfo). A blocked thread can only change the monitor it
@@ -114,6 +123,15 @@ class JvmtiLockGraphSource : public LockGraphSource {
   bool cycle_in_last_scan_ = false;
   const VirtualThreadCounter* virtual_threads_;
   std::atomic<bool>* blocked_anew_;
+  // While threads block anew at every check (a contention storm, or the
+  // contention events duty-cycled off, so the check cannot tell), the blocked
+  // set churns and re-reading it all would cost handshakes and VM operations
+  // at every check. From the second such check on, only blocked threads
+  // that made no contended entry since the previous one get their edge
+  // read: a deadlock that forms in a storm is found one check later.
+  JvmBlockedCounts* blocked_counts_;
+  BlockedProgress progress_;
+  bool churn_ = false;  // the last background check read edges afresh: threads had blocked anew
   std::vector<jint> reuse_candidates_;
   std::vector<WaitEdge> reuse_edges_;
   bool reuse_valid_ = false;

@@ -46,7 +46,10 @@ struct LockScan {
   WaitForGraph graph;
   // Full scans: set by sources that count per lock; else derive from graph.
   std::optional<LockQueues> queues;
-  size_t threads_seen = 0;                         // live platform threads looked at
+  size_t threads_seen = 0;  // live platform threads looked at
+  // Handshakes and VM operations the scan asked of the JVM: each stops one
+  // application thread, or all of them, briefly.
+  size_t thread_stops = 0;
   std::map<std::string, size_t> juc_parked;        // full: parked threads per synchronizer class
   std::map<int32_t, std::string> monitor_classes;  // identity hash -> class of monitors seen contended
   // When the graph has a cycle: the waiting platform threads in the JVM's

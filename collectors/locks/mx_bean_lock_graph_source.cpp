@@ -21,9 +21,11 @@ std::optional<LockScan> MxBeanLockGraphSource::scan(ScanDepth) {
   auto ids = reader_.find_deadlocked(false);
   if (!ids) return std::nullopt;
   LockScan out;
+  out.thread_stops = 1;  // findDeadlockedThreads: a safepoint
   if (ids->empty()) return out;
   auto threads = reader_.threads(*ids);
   if (!threads) return std::nullopt;
+  ++out.thread_stops;  // their stacks: another
   out.graph = graph_of(*threads);
   out.list_order = *ids;  // HotSpot's own listing: its walks' order
   for (const auto& [k, e] : out.graph.edges())

@@ -15,7 +15,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * Deadlocks of known shape, with the JVM's own verdict as ground truth.
  * Args: monitor2 | monitor3 | reentrant | mixed | rwlock | pool | virtual, then an
  * optional delay in ms before the deadlock forms (with 3 threads blocked
- * behind a busy holder meanwhile).
+ * behind a busy holder meanwhile), then optionally "storm": instead of the
+ * busy holder, 8 threads contend on 2 monitors from the start to the end,
+ * each yielding the CPU while it holds one, so the set of blocked threads
+ * changes all the time.
  * Thread i of a cycle holds lock i and wants lock i+1. "pool" blocks many
  * threads on held locks (monitors, a ReentrantLock, a semaphore, a chain)
  * with no cycle. Prints READY, then once ThreadMXBean agrees:
@@ -36,7 +39,9 @@ public class Deadlocks {
         // check has waiting threads to look at before the deadlock forms.
         Object busy = new Object();
         Thread busyHolder = daemon("busy-holder", () -> { synchronized (busy) { try { Thread.sleep(delayMs + 60_000); } catch (InterruptedException e) { } } });
-        if (delayMs > 0) {
+        boolean storm = args.length > 2 && args[2].equals("storm");
+        if (storm) storm(8, 2);
+        if (delayMs > 0 && !storm) {
             busyHolder.start();
             for (int i = 0; i < 3; i++) daemon("busy-" + i, () -> { synchronized (busy) { } }).start();
         }
@@ -112,6 +117,18 @@ public class Deadlocks {
                 try { allHoldOne.await(); } catch (Exception e) { throw new RuntimeException(e); }
                 with(second, () -> { });
             })).start();
+        }
+    }
+
+    static void storm(int threads, int locks) {
+        Object[] hot = new Object[locks];
+        for (int i = 0; i < locks; i++) hot[i] = new Object();
+        for (int t = 0; t < threads; t++) {
+            daemon("storm-" + t, () -> {
+                for (long n = 0; ; n++) {
+                    synchronized (hot[(int) (n % locks)]) { Thread.yield(); }
+                }
+            }).start();
         }
     }
 

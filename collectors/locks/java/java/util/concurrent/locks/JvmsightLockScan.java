@@ -161,18 +161,29 @@ final class JvmsightLockScan {
     @SuppressWarnings("deprecation")  // getId: threadId() is JDK 19+
     static int scan(Thread[] threads, int[] out, long[] ids, int[] groups, Object[] locks, boolean unowned) {
         Arrays.fill(locks, null);
-        int n = 0, used = 0, last = -1;
-        for (int i = 0; i < threads.length && n < out.length; i++) {
+        // First every thread's status word, in a loop that never branches on
+        // what it read: the loads do not wait for each other, so the CPU
+        // overlaps their cache misses (this pass is all cache misses; one
+        // loop doing everything waited for each thread's miss in turn, then
+        // mispredicted the branch on its state). groups holds the words
+        // until the loop below overwrites it, never ahead of what it reads.
+        final int len = Math.min(threads.length, groups.length);
+        for (int i = 0; i < len; i++) {
             Thread t = threads[i];
-            if (t == null) continue;
+            groups[i] = t == null ? 0 : status(t);
+        }
+        int n = 0, used = 0, last = -1;
+        for (int i = 0; i < len && n < out.length; i++) {
             // The raw status tells parked threads from sleeping or waiting
             // ones, so only those pay for the park blocker read (a second
-            // cache line of the Thread: this loop is all cache misses).
-            int s = status(t);
+            // cache line of the Thread).
+            int s = groups[i];
+            if ((s & (BLOCKED_ON_MONITOR_ENTER | PARKED)) == 0) continue;
+            Thread t = threads[i];
             int group;
             if ((s & BLOCKED_ON_MONITOR_ENTER) != 0) {
                 group = -1;
-            } else if ((s & PARKED) != 0) {
+            } else {
                 Object blocker = LockSupport.getBlocker(t);
                 if (!(blocker instanceof AbstractOwnableSynchronizer)) continue;
                 if (!unowned && ((AbstractOwnableSynchronizer) blocker).getExclusiveOwnerThread() == null) continue;
@@ -193,8 +204,6 @@ final class JvmsightLockScan {
                     }
                     if (group >= 0) last = group;
                 }
-            } else {
-                continue;
             }
             out[n] = i;
             ids[n] = t.getId();
