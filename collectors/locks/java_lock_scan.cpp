@@ -19,22 +19,24 @@ void JavaLockScan::set_threads(const std::vector<jthread>& threads) {
   };
   drop(thread_array_);
   drop(indices_);
-  drop(ids_);
   drop(groups_);
+  thread_ids_.clear();
+  if (scan_class_ == nullptr) return;
   LocalFrame frame(jni_, 8);
   // The same list as a Thread[] for the Java pass, and room for every index.
   jclass thread = jni_->FindClass("java/lang/Thread");
   jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads.size()), thread, nullptr) : nullptr;
   jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads.size()));
-  jlongArray ids = jni_->NewLongArray(static_cast<jsize>(threads.size()));
   jintArray groups = jni_->NewIntArray(static_cast<jsize>(threads.size()));
-  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr || ids == nullptr ||
-      groups == nullptr)
+  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr || groups == nullptr)
     return;
   for (size_t i = 0; i < threads.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads[i]);
+  auto ids = static_cast<jlongArray>(jni_->CallStaticObjectMethod(scan_class_, ids_method_, array));
+  if (!jni_ok(jni_, "JvmsightLockScan.ids") || ids == nullptr) return;
+  thread_ids_.resize(threads.size());
+  jni_->GetLongArrayRegion(ids, 0, static_cast<jsize>(threads.size()), thread_ids_.data());
   thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
   indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
-  ids_ = static_cast<jlongArray>(jni_->NewGlobalRef(ids));
   groups_ = static_cast<jintArray>(jni_->NewGlobalRef(groups));
 }
 
@@ -49,8 +51,9 @@ bool JavaLockScan::define() {
     cls = jni_->FindClass(name);
     if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
   }
-  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I[J[I[Ljava/lang/Object;Z)I");
-  if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr) return false;
+  scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I[I[Ljava/lang/Object;Z)I");
+  ids_method_ = jni_->GetStaticMethodID(cls, "ids", "([Ljava/lang/Thread;)[J");
+  if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr || ids_method_ == nullptr) return false;
   virtual_method_ = jni_->GetStaticMethodID(cls, "virtualCandidates", "(I)[Ljava/lang/Thread;");
   if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates")) virtual_method_ = nullptr;
   virtual_by_id_ = jni_->GetStaticMethodID(cls, "virtualThread", "(J)Ljava/lang/Thread;");
@@ -74,10 +77,10 @@ void JavaLockScan::warm_up() {
 }
 
 std::optional<JavaLockScan::Candidates> JavaLockScan::candidates(bool unowned) {
-  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr || ids_ == nullptr ||
-      groups_ == nullptr || locks_ == nullptr)
+  if (scan_class_ == nullptr || thread_array_ == nullptr || indices_ == nullptr || groups_ == nullptr ||
+      locks_ == nullptr)
     return std::nullopt;
-  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_, ids_, groups_, locks_,
+  jint n = jni_->CallStaticIntMethod(scan_class_, scan_method_, thread_array_, indices_, groups_, locks_,
                                      static_cast<jboolean>(unowned));
   if (!jni_ok(jni_, "JvmsightLockScan.scan")) return std::nullopt;
   Candidates out;
@@ -86,10 +89,13 @@ std::optional<JavaLockScan::Candidates> JavaLockScan::candidates(bool unowned) {
   out.id.resize(count);
   out.group.resize(count);
   if (n > 0) {
-    // Three copies for every candidate instead of a JNI call per field per thread.
+    // Two copies for every candidate instead of a JNI call per field per thread.
     jni_->GetIntArrayRegion(indices_, 0, n, out.index.data());
-    jni_->GetLongArrayRegion(ids_, 0, n, out.id.data());
     jni_->GetIntArrayRegion(groups_, 0, n, out.group.data());
+    for (size_t k = 0; k < count; ++k) {
+      const auto i = static_cast<size_t>(out.index[k]);
+      out.id[k] = i < thread_ids_.size() ? thread_ids_[i] : 0;
+    }
     jint slots = 0;
     for (jint g : out.group) slots = std::max(slots, g + 1);
     for (jint k = 0; k < slots; ++k) out.locks.push_back(jni_->GetObjectArrayElement(locks_, k));

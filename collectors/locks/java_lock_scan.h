@@ -56,11 +56,12 @@ class JavaLockScan {
   bool ok_ = false;
   jclass scan_class_ = nullptr;  // global refs from here on
   jmethodID scan_method_ = nullptr;
+  jmethodID ids_method_ = nullptr;
   jmethodID virtual_method_ = nullptr;
   jmethodID virtual_by_id_ = nullptr;
   jobjectArray thread_array_ = nullptr;
   jintArray indices_ = nullptr;
-  jlongArray ids_ = nullptr;
+  std::vector<jlong> thread_ids_;  // of thread_array_'s threads, read once per list
   jintArray groups_ = nullptr;
   jobjectArray locks_ = nullptr;
 };

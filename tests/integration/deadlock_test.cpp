@@ -191,9 +191,10 @@ TEST_P(Deadlock, BackgroundCheckReportsWithoutAnyScrape) {
 // reads monitor edges (handshakes, VM operations) only for threads that made
 // no contended entry since the previous check, so the storm costs it next to
 // no thread stops, and a deadlock forming in it is still found, one check later.
-TEST_P(Deadlock, FoundInAContentionStormWithoutStoppingTheStormsThreads) {
+class StormDeadlock : public ::testing::TestWithParam<std::tuple<Jdk, Case>> {};
+
+TEST_P(StormDeadlock, FoundWithoutStoppingTheStormsThreads) {
   const auto& [jdk, c] = GetParam();
-  if (c.kind != "monitor2" && c.kind != "mixed") GTEST_SKIP() << "the monitor cases are the ones a storm could hide";
   AgentJvm jvm(jdk, "Deadlocks", {c.kind, "6000", "storm"});
   ASSERT_GT(jvm.port, 0);
   // Before the deadlock: 8 threads storming on 2 monitors.
@@ -240,6 +241,14 @@ INSTANTIATE_TEST_SUITE_P(
                                               "java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync"})),
     case_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Deadlock);
+
+// The cases with a monitor on the cycle: the edges a storm could hide.
+INSTANTIATE_TEST_SUITE_P(Jdks, StormDeadlock,
+                         ::testing::Combine(::testing::ValuesIn(jdks()),
+                                            ::testing::Values(Case{"monitor2", "Deadlocks$Resource"},
+                                                              Case{"mixed", "Deadlocks$Resource"})),
+                         case_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StormDeadlock);
 
 class VirtualDeadlock : public ::testing::TestWithParam<Jdk> {};
 
