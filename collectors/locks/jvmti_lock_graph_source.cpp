@@ -378,14 +378,12 @@ void JvmtiLockGraphSource::resolve_monitors(std::vector<Waiter>& waiters, std::v
       continue;
     }
     ++handshakes;
-    ++stops;
     jobject monitor = nullptr;
     // Null when the thread got the monitor since its state was read.
     if (jvmti_->GetCurrentContendedMonitor(waiters[w].thread, &monitor) != JVMTI_ERROR_NONE || monitor == nullptr)
       continue;
     if (monitor_usage_ && usage_queries < max_monitor_usage_queries) {
       ++usage_queries;
-      ++stops;
       Lock l;
       l.object = monitor;
       jvmtiMonitorUsage usage{};
@@ -422,6 +420,7 @@ void JvmtiLockGraphSource::resolve_monitors(std::vector<Waiter>& waiters, std::v
     }
     waiters[w].lock = same;
   }
+  stops += handshakes + usage_queries;
   // The monitor of a thread that got it meanwhile stays unknown: no edge.
   waiters.erase(std::remove_if(waiters.begin(), waiters.end(), [](const Waiter& w) { return w.lock == no_lock; }),
                 waiters.end());
