@@ -36,7 +36,7 @@ constexpr std::chrono::milliseconds deadlock_confirm_delay{100};
 // The ThreadMXBean fallback stops the world: never check more often than this.
 constexpr std::chrono::milliseconds fallback_check_interval{2000};
 
-// The running agent. Deliberately leaked: at JVM exit, civetweb workers and
+// The running agent. Deliberately leaked: at JVM exit, the HTTP thread and
 // the agent thread may still be running, and destroying what they use from a
 // static destructor would crash a JVM that was exiting cleanly.
 std::atomic<Agent*> running{nullptr};
@@ -356,7 +356,7 @@ void Agent::push_spans() {
 
 void Agent::on_vm_death() {
   // Never delay exit: pending and future scrapes get 503 at once, the agent
-  // thread leaves its loop, and civetweb is not stopped (that takes 1-2 s);
+  // thread leaves its loop, and the HTTP server is not stopped (nothing to flush);
   // the process exit ends its threads.
   Agent* agent = running.load();
   if (agent == nullptr) return;

@@ -3,7 +3,8 @@
 # own count. The test fixture TwoLockStorm runs A threads on one lock class
 # and B on another for D ms, far above the contention_sampling bound, then
 # prints the JVM's per-group blocked counts (ThreadInfo.getBlockedCount);
-# the agent (default options) is scraped right after. Per storm length:
+# the agent (default options) is scraped once its duty cycling has ended
+# (its totals are then flushed to the JVM's count). Per storm length:
 # each class's error against its JVM count, and the total's, over RUNS
 # JVMs per JDK (median and max). Rewrites the contention_attribution
 # section of docs/BENCHMARKS.md (NO_WRITE=1: print only).
@@ -26,7 +27,13 @@ one() {
   for _ in $(seq $((ms / 100 + 600))); do grep -q '^STORM ' "$work/out" 2>/dev/null && break; sleep 0.1; done
   line=$(grep '^STORM ' "$work/out" || true)
   port=$(cat "$work/port" 2>/dev/null || true)
-  curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics" || true
+  # While duty cycling the totals are as of the last cycle's end: wait for
+  # the events to be always on again (at most two cycles of 8 s).
+  for _ in $(seq 300); do
+    curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics" || true
+    grep -q '^jvmsight_monitor_contention_sampling_interval 1$' "$work/metrics" && break
+    sleep 0.1
+  done
   exec {keep}>&-
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
   local status=0

@@ -1,8 +1,8 @@
 // Raw request bytes through the real server: the agent's own routes
 // (/metrics, /threads, /deadlocks, /gc, /), its access checks (basic and
 // bearer credentials, detail endpoints for local clients only or one dump a
-// second), its limits (8 KiB of request head, GET/HEAD only) and civetweb's
-// parser, over a loopback socket from a local or a "remote" address. The
+// second), its limits (8 KiB of request head, GET/HEAD only) and its
+// request parser, over a loopback socket from a local or a "remote" address. The
 // server must answer every request with one well-formed HTTP/1.1 response
 // (or close a malformed one without answering), and keep serving.
 #include <arpa/inet.h>
@@ -196,11 +196,11 @@ std::string exchange(const char* source, int port, const std::string& request) {
 // One status line, headers, a blank line, and exactly Content-Length bytes
 // of body when the answer says so.
 void check_answer(const std::string& request, const std::string& answer) {
-  if (answer.empty()) return;  // closed without answering (civetweb's choice for some garbage)
+  if (answer.empty()) return;  // closed without answering (a client that ends before its request does)
   size_t line_end = answer.find("\r\n");
   size_t space = answer.find(' ');
-  // Every answer is the server's own (civetweb's error pages echoed the
-  // request's version token: "HTTP/<any text> 400").
+  // Every answer is the server's own (civetweb's error pages, before ours,
+  // echoed the request's version token: "HTTP/<any text> 400").
   if (answer.rfind("HTTP/1.1 ", 0) != 0 || line_end == std::string::npos || space == std::string::npos ||
       space > line_end || line_end - space < 4)
     malformed("no status line", request, answer);
@@ -217,7 +217,7 @@ void check_answer(const std::string& request, const std::string& answer) {
   size_t length = std::strtoul(head.c_str() + cl + 18, nullptr, 10);
   // A HEAD answer has no body, unless the request was too broken to be
   // read as HEAD (then it is answered like any other bad request).
-  size_t method = request.find_first_not_of(" \t\r\n");  // civetweb skips leading blank lines
+  size_t method = request.find_first_not_of("\r\n");  // blank lines before the request line are skipped
   bool head_request = method != std::string::npos && request.compare(method, 5, "HEAD ") == 0;
   size_t body = answer.size() - head_end - 4;
   if (body != length && !(head_request && body == 0))

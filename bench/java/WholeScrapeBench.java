@@ -29,7 +29,7 @@ public class WholeScrapeBench {
         double[] mxMs = new double[rounds], httpMs = new double[rounds], scrapeMs = new double[rounds],
                 runtimeMs = new double[rounds], mxCpuMs = new double[rounds], scrapeCpuMs = new double[rounds];
         // CPU as in PileupBench: the caller's and the VM thread's for getThreadInfo, the agent's threads' for a scrape.
-        ThreadCpu vmThread = new ThreadCpu("VM Thread"), agentThreads = new ThreadCpu("jvmsight", "civetweb");
+        ThreadCpu vmThread = new ThreadCpu("VM Thread"), agentThreads = new ThreadCpu("jvmsight");
         int bytes = 0;
         for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
             long c0 = mx.getCurrentThreadCpuTime() + vmThread.ns();

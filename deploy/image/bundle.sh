@@ -4,9 +4,9 @@
 # they need that a JVM image cannot be expected to have, in one flat
 # directory. Each file is stripped and gets RUNPATH $ORIGIN, so the dynamic
 # linker finds the bundled libraries next to the one that needs them,
-# whatever image the bundle is copied into. The HTTPS stand-ins (tls/, see
-# exporters/http/tls.cpp) keep their own subdirectory, with RUNPATH
-# $ORIGIN/.. and their OpenSSL 3 libraries beside the agent.
+# whatever image the bundle is copied into. OpenSSL 3 (libssl.so.3 and
+# libcrypto.so.3) travels too: the agent dlopen()s it for HTTPS (see
+# exporters/http/tls.cpp), which ldd cannot see.
 #
 #   deploy/image/bundle.sh <build-dir>/agent <out-dir>
 #
@@ -35,15 +35,19 @@ agent_libs=("$agent_dir"/*.so)
 for lib in "${agent_libs[@]}"; do
   install -m 0755 "$lib" "$out/$(basename "$lib")"
 done
-tls_libs=("$agent_dir"/tls/*.so)
-[ ${#tls_libs[@]} -eq 0 ] || mkdir "$out/tls"
-for lib in "${tls_libs[@]}"; do
-  install -m 0755 "$lib" "$out/tls/$(basename "$lib")"
+# Loaded at run time by the agent, so not in any ldd output: found where
+# this machine's dynamic linker finds it.
+runtime_libs=()
+for soname in libssl.so.3; do
+  path=$(/sbin/ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64/ {print $NF; exit}')
+  [ -n "$path" ] || { echo "bundle: $soname (HTTPS) is not on this machine (Debian: apt-get install libssl3)" >&2; exit 1; }
+  install -m 0755 "$(readlink -f "$path")" "$out/$soname"
+  runtime_libs+=("$out/$soname")
 done
 
 # ldd lists the whole closure (dependencies of dependencies too), resolved on
 # this build machine.
-for lib in "${agent_libs[@]}" "${tls_libs[@]}"; do
+for lib in "${agent_libs[@]}" "${runtime_libs[@]}"; do
   ldd "$lib" | while read -r soname arrow path _; do
     [ "$arrow" = "=>" ] || continue
     [[ $soname =~ $system_libs ]] && continue
@@ -56,8 +60,4 @@ for f in "$out"/*.so*; do
   strip --strip-unneeded "$f"
   patchelf --set-rpath '$ORIGIN' "$f"
 done
-for f in "$out"/tls/*.so; do
-  strip --strip-unneeded "$f"
-  patchelf --set-rpath '$ORIGIN/..' "$f"
-done
-echo "bundle: $(cd "$out" && ls -d ./*.so* ./tls/*.so 2>/dev/null | sed 's|^\./||' | tr '\n' ' ')-> $out"
+echo "bundle: $(cd "$out" && ls -d ./*.so* 2>/dev/null | sed 's|^\./||' | tr '\n' ' ')-> $out"

@@ -6,9 +6,7 @@ Reads every file's ELF headers with readelf and fails, naming the file, when:
   promise to run in would refuse to load it);
 - it needs a library that is neither in the bundle nor expected from the
   image (glibc and the GCC C++ runtime);
-- its RUNPATH is not exactly $ORIGIN ($ORIGIN/.. for the HTTPS stand-ins
-  in tls/, whose OpenSSL libraries lie beside the agent), or it still
-  carries debug sections.
+- its RUNPATH is not exactly $ORIGIN, or it still carries debug sections.
 
 Usage: check_bundle.py <bundle-dir>
 """
@@ -50,12 +48,10 @@ def version_needs(path):
 
 
 def main(bundle):
-    top = sorted(p for p in Path(bundle).iterdir() if p.is_file())
-    tls = sorted(p for p in (Path(bundle) / "tls").glob("*") if p.is_file())
-    files = top + tls
-    if not any(p.name == "libjvmsight.so" for p in top):
+    files = sorted(p for p in Path(bundle).iterdir() if p.is_file())
+    if not any(p.name == "libjvmsight.so" for p in files):
         return [f"{bundle}: no libjvmsight.so"]
-    present = {p.name for p in top}
+    present = {p.name for p in files}
     errors = []
     highest = {}
     for f in files:
@@ -64,7 +60,7 @@ def main(bundle):
             if needed not in present and needed not in FROM_IMAGE:
                 errors.append(f"{f.name} needs {needed}, which is neither in the bundle nor in a JVM image")
         runpath = re.findall(r"\((?:RUNPATH|RPATH)\).*\[(.*)\]", dynamic)
-        expected = ["$ORIGIN/.."] if f in tls else ["$ORIGIN"]
+        expected = ["$ORIGIN"]
         if runpath != expected:
             errors.append(f"{f.name}: RUNPATH is {runpath}, expected {expected}")
         if re.search(r"\] \.debug_", readelf("-S", str(f))):

@@ -11,12 +11,12 @@
 
 namespace jvmsight {
 
-// 127.0.0.0/8, ::1 and ::ffff:127.x.y.z, as civetweb writes a client's
-// address (mg_request_info::remote_addr).
+// 127.0.0.0/8, ::1 and ::ffff:127.x.y.z, as the server writes a client's
+// address (HttpRequest::remote_addr).
 bool is_loopback_address(const std::string& remote_addr);
 
 // At most one answer per interval, shared by every client and every route
-// that holds the same limit. Lock-free: civetweb's workers call it at once.
+// that holds the same limit. Lock-free: callers on any thread may race.
 class DumpRateLimit {
  public:
   using Clock = std::function<int64_t()>;  // monotonic nanoseconds

@@ -5,55 +5,46 @@
 #include <openssl/ssl.h>
 #include <openssl/x509err.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fstream>
-
-#include "common/own_directory.h"
 
 namespace jvmsight {
 namespace {
 
-// Debian 12's civetweb 1.15 loads OpenSSL itself, at run time, by the
-// names "libcrypto.so" and "libssl.so" (which only libssl-dev installs),
-// and asks for SSL_get_peer_certificate, which OpenSSL 3 (the only OpenSSL
-// of Debian 12) no longer exports. Alone, it cannot serve HTTPS at all.
-// The dynamic linker answers a dlopen() by name with an object already
-// loaded under that SONAME, so two stand-ins loaded first, with SONAMEs
-// libcrypto.so and libssl.so and the real libcrypto.so.3 / libssl.so.3 as
-// dependencies, are what civetweb gets; dlsym() through them reaches all
-// of OpenSSL 3, plus the one missing name (openssl_soname_shim.c).
-// Never dlclosed: civetweb keeps the function pointers.
+// OpenSSL is loaded at run time, only for HTTPS: a JVM serving plain HTTP
+// maps none of it, and the agent links no OpenSSL. dlopen() from here
+// searches this library's RUNPATH first, so a bundle's own libssl.so.3
+// (beside libjvmsight.so, RUNPATH $ORIGIN) wins over the image's. dlsym()
+// through libssl reaches libcrypto, its dependency. Never dlclosed:
+// TlsServer keeps the function pointers.
 struct OpenSsl {
   std::string error;
-  void* ssl = nullptr;  // the libssl stand-in; dlsym through it reaches libssl.so.3 and libcrypto.so.3
+  void* ssl = nullptr;
 };
 
-OpenSsl load_openssl(const std::string& library_dir) {
+OpenSsl load_openssl() {
   OpenSsl out;
-  const std::string dir = library_dir.empty() ? own_directory() + "/tls" : library_dir;
-  for (const char* name : {"libjvmsight-libcrypto.so", "libjvmsight-libssl.so"}) {
-    const std::string path = dir + "/" + name;
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* why = dlerror();
-      out.error = "HTTPS needs OpenSSL 3 (libssl.so.3, libcrypto.so.3; Debian: libssl3) and " + path +
-                  ", which cannot be loaded: " + (why ? why : "unknown error");
-      return out;
-    }
-    out.ssl = handle;
+  out.ssl = dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL);
+  if (out.ssl == nullptr) {
+    const char* why = dlerror();
+    out.error = std::string(
+                    "HTTPS needs OpenSSL 3 (libssl.so.3 and libcrypto.so.3; Debian: libssl3), which cannot be "
+                    "loaded: ") +
+                (why ? why : "unknown error");
   }
   return out;
 }
 
-const OpenSsl& openssl(const std::string& library_dir) {
-  static const OpenSsl loaded = load_openssl(library_dir);  // thread-safe, once
+const OpenSsl& openssl() {
+  static const OpenSsl loaded = load_openssl();  // thread-safe, once
   return loaded;
 }
-
 template <class Fn>
 Fn resolve(const char* name) {
-  return reinterpret_cast<Fn>(dlsym(openssl("").ssl, name));
+  return reinterpret_cast<Fn>(dlsym(openssl().ssl, name));
 }
 
 // "" when the file can be opened, else why not (the system's reason).
@@ -68,10 +59,10 @@ std::string unreadable(const char* option, const std::string& path) {
 
 bool valid_tls_min_version(const std::string& version) { return version == "1.2" || version == "1.3"; }
 
-std::string prepare_openssl(const std::string& library_dir) { return openssl(library_dir).error; }
+std::string prepare_openssl() { return openssl().error; }
 
 std::string configure_tls_context(void* ctx, const TlsConfig& config) {
-  if (openssl("").ssl == nullptr) return "OpenSSL is not loaded";
+  if (openssl().ssl == nullptr) return "OpenSSL is not loaded";
   auto chain = resolve<int (*)(void*, const char*)>("SSL_CTX_use_certificate_chain_file");
   auto key = resolve<int (*)(void*, const char*, int)>("SSL_CTX_use_PrivateKey_file");
   auto check = resolve<int (*)(const void*)>("SSL_CTX_check_private_key");
@@ -113,6 +104,99 @@ std::string configure_tls_context(void* ctx, const TlsConfig& config) {
   if (ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, lowest, nullptr) != 1)
     return "OpenSSL refused TLS " + config.min_version + " as the lowest version: " + reason();
   return "";
+}
+
+}  // namespace jvmsight
+
+namespace jvmsight {
+
+struct TlsServer::Session {};  // OpenSSL's SSL, opaque here
+
+std::unique_ptr<TlsServer> TlsServer::create(const TlsConfig& config, std::string& error) {
+  error = prepare_openssl();
+  if (!error.empty()) return nullptr;
+  std::unique_ptr<TlsServer> tls(new TlsServer());
+  auto method = resolve<const void* (*)()>("TLS_server_method");
+  auto ctx_new = resolve<void* (*)(const void*)>("SSL_CTX_new");
+  auto ctrl = resolve<long (*)(void*, int, long, void*)>("SSL_CTX_ctrl");
+  tls->ctx_free_ = resolve<void (*)(void*)>("SSL_CTX_free");
+  tls->new_ = resolve<void* (*)(void*)>("SSL_new");
+  tls->free_ = resolve<void (*)(void*)>("SSL_free");
+  tls->set_fd_ = resolve<int (*)(void*, int)>("SSL_set_fd");
+  tls->accept_ = resolve<int (*)(void*)>("SSL_accept");
+  tls->read_ = resolve<int (*)(void*, void*, int)>("SSL_read");
+  tls->write_ = resolve<int (*)(void*, const void*, int)>("SSL_write");
+  tls->shutdown_ = resolve<int (*)(void*)>("SSL_shutdown");
+  tls->get_error_ = resolve<int (*)(const void*, int)>("SSL_get_error");
+  tls->clear_errors_ = resolve<void (*)()>("ERR_clear_error");
+  if (!method || !ctx_new || !ctrl || !tls->ctx_free_ || !tls->new_ || !tls->free_ || !tls->set_fd_ || !tls->accept_ ||
+      !tls->read_ || !tls->write_ || !tls->shutdown_ || !tls->get_error_ || !tls->clear_errors_) {
+    error = "the loaded OpenSSL lacks a TLS function";
+    return nullptr;
+  }
+  tls->ctx_ = ctx_new(method());
+  if (tls->ctx_ == nullptr) {
+    error = "OpenSSL cannot make a TLS server context";
+    return nullptr;
+  }
+  error = configure_tls_context(tls->ctx_, config);
+  if (!error.empty()) return nullptr;
+  // Non-blocking writes: a partial write is progress, and the next try may
+  // come with the rest of the buffer, not the same pointer.
+  ctrl(tls->ctx_, SSL_CTRL_MODE, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, nullptr);
+  return tls;
+}
+
+TlsServer::~TlsServer() {
+  if (ctx_ != nullptr) ctx_free_(ctx_);
+}
+
+TlsServer::Session* TlsServer::open(int fd) const {
+  void* ssl = new_(ctx_);
+  if (ssl == nullptr) return nullptr;
+  if (set_fd_(ssl, fd) != 1) {
+    free_(ssl);
+    return nullptr;
+  }
+  return static_cast<Session*>(ssl);
+}
+
+TlsServer::Step TlsServer::step(Session* s, int result) const {
+  if (result > 0) return Step::done;
+  switch (get_error_(s, result)) {
+    case SSL_ERROR_WANT_READ:
+      return Step::want_read;
+    case SSL_ERROR_WANT_WRITE:
+      return Step::want_write;
+    default:
+      return Step::over;  // the peer closed, a protocol error, or a socket error
+  }
+}
+
+TlsServer::Step TlsServer::handshake(Session* s) const {
+  clear_errors_();  // SSL_get_error reads this thread's queue: only this call's errors may be in it
+  return step(s, accept_(s));
+}
+
+TlsServer::Step TlsServer::read(Session* s, char* buffer, size_t capacity, size_t& got) const {
+  clear_errors_();
+  int n = read_(s, buffer, static_cast<int>(std::min<size_t>(capacity, INT_MAX)));
+  got = n > 0 ? static_cast<size_t>(n) : 0;
+  return step(s, n);
+}
+
+TlsServer::Step TlsServer::write(Session* s, const char* data, size_t size, size_t& written) const {
+  clear_errors_();
+  int n = write_(s, data, static_cast<int>(std::min<size_t>(size, INT_MAX)));
+  written = n > 0 ? static_cast<size_t>(n) : 0;
+  return step(s, n);
+}
+
+void TlsServer::close(Session* s) const {
+  clear_errors_();
+  shutdown_(s);  // queues and tries to send close_notify; never waits for the peer's
+  clear_errors_();
+  free_(s);
 }
 
 }  // namespace jvmsight

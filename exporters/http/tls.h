@@ -1,6 +1,8 @@
 #pragma once
 // HTTPS for the exporter's server: the certificate, key and lowest TLS
-// version, and the OpenSSL that Debian's civetweb loads at run time.
+// version, and OpenSSL, loaded at run time only when HTTPS is asked for.
+#include <cstddef>
+#include <memory>
 #include <string>
 
 namespace jvmsight {
@@ -9,22 +11,57 @@ struct TlsConfig {
   std::string cert_file;            // PEM: the server certificate, then any intermediates
   std::string key_file;             // PEM: its private key (unencrypted)
   std::string min_version = "1.2";  // "1.2" or "1.3"
-  // Where the two OpenSSL stand-ins (libjvmsight-libssl.so,
-  // libjvmsight-libcrypto.so) are: "" = the tls/ directory next to the
-  // shared object this code is in (libjvmsight.so).
-  std::string library_dir;
   bool enabled() const { return !cert_file.empty() || !key_file.empty(); }
 };
 
-// Makes civetweb's run-time load of OpenSSL work (see tls.cpp); once per
-// process, later calls return the first result. "" or why HTTPS cannot be
-// had.
-std::string prepare_openssl(const std::string& library_dir);
+// Loads OpenSSL 3 (see tls.cpp); once per process, later calls return the
+// first result. "" or why HTTPS cannot be had.
+std::string prepare_openssl();
 
-// Loads the certificate chain and key into civetweb's SSL_CTX, checks that
-// they match, and sets the lowest protocol version. "" or one sentence
-// naming the file and OpenSSL's reason. Needs prepare_openssl first.
+// Loads the certificate chain and key into an SSL_CTX, checks that they
+// match, and sets the lowest protocol version. "" or one sentence naming
+// the file and OpenSSL's reason. Needs prepare_openssl first.
 std::string configure_tls_context(void* ssl_ctx, const TlsConfig& config);
+
+// The server side of TLS on non-blocking sockets: one OpenSSL context with
+// the certificate, and a session per connection. One thread at a time
+// (OpenSSL keeps its error queue per thread).
+class TlsServer {
+ public:
+  // Null, and error set to one sentence, when OpenSSL or the files fail.
+  static std::unique_ptr<TlsServer> create(const TlsConfig& config, std::string& error);
+  ~TlsServer();
+  TlsServer(const TlsServer&) = delete;
+  TlsServer& operator=(const TlsServer&) = delete;
+
+  // What a step on a session did: finished, needs the socket readable or
+  // writable first, or the session is over (an error, or the peer closed).
+  enum class Step { done, want_read, want_write, over };
+  struct Session;
+  // A session on a connected socket; null if OpenSSL refused one.
+  Session* open(int fd) const;
+  Step handshake(Session* s) const;
+  Step read(Session* s, char* buffer, size_t capacity, size_t& got) const;
+  Step write(Session* s, const char* data, size_t size, size_t& written) const;
+  // Sends the closing alert if it can without waiting, and frees the session.
+  void close(Session* s) const;
+
+ private:
+  TlsServer() = default;
+  Step step(Session* s, int result) const;
+
+  void* ctx_ = nullptr;  // SSL_CTX
+  void (*ctx_free_)(void*) = nullptr;
+  void* (*new_)(void*) = nullptr;
+  void (*free_)(void*) = nullptr;
+  int (*set_fd_)(void*, int) = nullptr;
+  int (*accept_)(void*) = nullptr;
+  int (*read_)(void*, void*, int) = nullptr;
+  int (*write_)(void*, const void*, int) = nullptr;
+  int (*shutdown_)(void*) = nullptr;
+  int (*get_error_)(const void*, int) = nullptr;
+  void (*clear_errors_)() = nullptr;
+};
 
 // "" when the setting is valid (also what the option parser accepts).
 bool valid_tls_min_version(const std::string& version);

@@ -1,8 +1,7 @@
 #include "exporters/prometheus/text_format.h"
 
-#include <prometheus/metric_family.h>
-#include <prometheus/text_serializer.h>
-
+#include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace jvmsight {
@@ -14,84 +13,156 @@ bool has_label(const Sample& s, const std::string& name) {
   return false;
 }
 
-prometheus::ClientMetric to_client_metric(const MetricFamily& family, const Sample& s,
-                                          const std::vector<Label>& constant_labels) {
-  prometheus::ClientMetric m;
-  for (const auto& l : s.labels) m.label.push_back({l.name, l.value});
-  for (const auto& l : constant_labels)
-    if (!has_label(s, l.name)) m.label.push_back({l.name, l.value});
-  switch (family.type) {
-    case MetricType::gauge:
-      m.gauge.value = s.value;
-      break;
-    case MetricType::counter:
-      m.counter.value = s.value;
-      break;
-    case MetricType::histogram: {
-      const HistogramValue& h = s.histogram;
-      uint64_t cumulative = 0;
-      for (size_t i = 0; i < h.bucket_counts.size(); ++i) {
-        cumulative += h.bucket_counts[i];
-        double bound = i < h.upper_bounds.size() ? h.upper_bounds[i] : std::numeric_limits<double>::infinity();
-        m.histogram.bucket.push_back({cumulative, bound});
-      }
-      m.histogram.sample_count = h.count;
-      m.histogram.sample_sum = h.sum;
-      break;
-    }
-    case MetricType::summary:
-      m.summary.sample_count = s.summary.count;
-      m.summary.sample_sum = s.summary.sum;
-      break;
-  }
-  return m;
-}
-
-// prometheus-cpp 1.0.1 writes HELP as is; the format (0.0.4) escapes a
-// backslash as \\ and a newline as \n there, and a raw newline would end the
-// line (found by fuzz/prometheus_text_fuzz.cpp).
-std::string escape_help(const std::string& help) {
-  if (help.find_first_of("\\\n") == std::string::npos) return help;
-  std::string out;
-  out.reserve(help.size() + 8);
-  for (char c : help) {
+// The format's escapes: a backslash and a newline in HELP; those and a
+// double quote in a label value. A raw newline would end the line and make
+// the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
+void append_escaped(std::string& out, const std::string& text, bool quote) {
+  for (char c : text) {
     if (c == '\\')
       out += "\\\\";
     else if (c == '\n')
       out += "\\n";
+    else if (quote && c == '"')
+      out += "\\\"";
     else
       out += c;
   }
-  return out;
 }
 
-prometheus::MetricType to_prometheus_type(MetricType t) {
+// Shortest text that reads back as the same double; the format's spellings
+// of the special values.
+void append_value(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "NaN";
+  } else if (std::isinf(v)) {
+    out += v > 0 ? "+Inf" : "-Inf";
+  } else {
+    char buffer[32];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), v);
+    out.append(buffer, ec == std::errc() ? end : buffer);
+  }
+}
+
+void append_count(std::string& out, uint64_t n) {
+  char buffer[24];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), n);
+  out.append(buffer, ec == std::errc() ? end : buffer);
+}
+
+const char* type_name(MetricType t) {
   switch (t) {
     case MetricType::counter:
-      return prometheus::MetricType::Counter;
+      return "counter";
     case MetricType::histogram:
-      return prometheus::MetricType::Histogram;
+      return "histogram";
     case MetricType::summary:
-      return prometheus::MetricType::Summary;
+      return "summary";
     default:
-      return prometheus::MetricType::Gauge;
+      return "gauge";
   }
+}
+
+// One sample line up to its value: name, suffix, and the labels (the
+// sample's, the constant ones it lacks, then `le` for a bucket).
+class LineWriter {
+ public:
+  LineWriter(std::string& out, const MetricFamily& family, const Sample& sample, const std::vector<Label>& constant)
+      : out_(out), family_(family), sample_(sample), constant_(constant) {}
+
+  void start(const char* suffix, const double* le = nullptr) {
+    out_ += family_.name;
+    out_ += suffix;
+    char sep = '{';
+    auto label = [&](const std::string& name, auto&& write_value) {
+      out_ += sep;
+      sep = ',';
+      out_ += name;
+      out_ += "=\"";
+      write_value();
+      out_ += '"';
+    };
+    for (const auto& l : sample_.labels) label(l.name, [&] { append_escaped(out_, l.value, true); });
+    for (const auto& l : constant_)
+      if (!has_label(sample_, l.name)) label(l.name, [&] { append_escaped(out_, l.value, true); });
+    if (le != nullptr) label(le_name, [&] { append_value(out_, *le); });
+    if (sep == ',') out_ += '}';
+    out_ += ' ';
+  }
+
+ private:
+  inline static const std::string le_name = "le";
+  std::string& out_;
+  const MetricFamily& family_;
+  const Sample& sample_;
+  const std::vector<Label>& constant_;
+};
+
+void append_sample(std::string& out, const MetricFamily& f, const Sample& s, const std::vector<Label>& constant) {
+  LineWriter line(out, f, s, constant);
+  switch (f.type) {
+    case MetricType::gauge:
+    case MetricType::counter:
+      line.start("");
+      append_value(out, s.value);
+      break;
+    case MetricType::histogram: {
+      const HistogramValue& h = s.histogram;
+      const double inf = std::numeric_limits<double>::infinity();
+      uint64_t cumulative = 0;
+      double last = -inf;
+      for (size_t i = 0; i < h.bucket_counts.size(); ++i) {
+        cumulative += h.bucket_counts[i];
+        last = i < h.upper_bounds.size() ? h.upper_bounds[i] : inf;
+        line.start("_bucket", &last);
+        append_count(out, cumulative);
+        out += '\n';
+      }
+      if (last != inf) {  // the +Inf bucket is never left out: it holds every observation
+        line.start("_bucket", &inf);
+        append_count(out, h.count);
+        out += '\n';
+      }
+      line.start("_count");
+      append_count(out, h.count);
+      out += '\n';
+      line.start("_sum");
+      append_value(out, h.sum);
+      break;
+    }
+    case MetricType::summary:
+      line.start("_count");
+      append_count(out, s.summary.count);
+      out += '\n';
+      line.start("_sum");
+      append_value(out, s.summary.sum);
+      break;
+  }
+  out += '\n';
 }
 
 }  // namespace
 
 std::string to_prometheus_text(const MetricFamilies& families, const std::vector<Label>& constant_labels) {
-  std::vector<prometheus::MetricFamily> out;
-  out.reserve(families.size());
+  std::string out;
+  size_t samples = 0;
+  for (const auto& f : families) samples += f.samples.size();
+  out.reserve(families.size() * 96 + samples * 64);  // a guess; the string grows past it if need be
   for (const auto& f : families) {
-    prometheus::MetricFamily pf;
-    pf.name = f.name;
-    pf.help = escape_help(f.help);
-    pf.type = to_prometheus_type(f.type);
-    for (const auto& s : f.samples) pf.metric.push_back(to_client_metric(f, s, constant_labels));
-    out.push_back(std::move(pf));
+    if (!f.help.empty()) {
+      out += "# HELP ";
+      out += f.name;
+      out += ' ';
+      append_escaped(out, f.help, false);
+      out += '\n';
+    }
+    out += "# TYPE ";
+    out += f.name;
+    out += ' ';
+    out += type_name(f.type);
+    out += '\n';
+    for (const auto& s : f.samples) append_sample(out, f, s, constant_labels);
   }
-  return prometheus::TextSerializer().Serialize(out);
+  return out;
 }
 
 }  // namespace jvmsight

@@ -1,6 +1,7 @@
 #pragma once
 // The neutral model in the Prometheus text exposition format (0.0.4), via
-// prometheus-cpp's serializer.
+// our own writer (prometheus-cpp's, through an ostream, cost 0.3-0.5 ms
+// per scrape at 30 KB).
 #include <string>
 #include <vector>
 

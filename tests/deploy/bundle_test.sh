@@ -14,7 +14,7 @@ check=(/usr/bin/python3 "$src/deploy/image/check_bundle.py")
 
 "$src/deploy/image/bundle.sh" "$agent" "$work/bundle"
 "${check[@]}" "$work/bundle"
-expected=(libjvmsight-loader.so libjvmsight.so libcivetweb.so.1 libprometheus-cpp-core.so.1.0)
+expected=(libjvmsight-loader.so libjvmsight.so libssl.so.3 libcrypto.so.3)
 # The OTLP plugin, when built, travels with its transports and their closures
 # (protobuf-lite, nghttp2, OpenSSL), and no grpc++ closure.
 [ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libjvmsight-otlp-grpc.so libjvmsight-otlp-http.so
@@ -23,10 +23,10 @@ for lib in "${expected[@]}"; do
   [ -f "$work/bundle/$lib" ] || fail "$lib missing; bundle holds: $(ls "$work/bundle")"
 done
 ! ls "$work/bundle" | grep -Eq '^lib(grpc|absl|protobuf\.)' || fail "the bundle carries grpc++ or full protobuf: $(ls "$work/bundle")"
-# Without the plugin: the loader, the agent, its two libraries, and the
-# HTTPS stand-ins (tls/) with OpenSSL 3.
+# Without the plugin: the loader, the agent (which links no library beyond
+# glibc and the C++ runtime), and OpenSSL 3, which it loads for HTTPS.
 [ -f "$agent/libjvmsight-otlp.so" ] || [ "$(ls "$work/bundle" | tr '\n' ' ')" = \
-  "libcivetweb.so.1 libcrypto.so.3 libjvmsight-loader.so libjvmsight.so libprometheus-cpp-core.so.1.0 libssl.so.3 tls " ] ||
+  "libcrypto.so.3 libjvmsight-loader.so libjvmsight.so libssl.so.3 " ] ||
   fail "without the OTLP plugin the bundle holds more than the agent needs: $(ls "$work/bundle")"
 # The loader must load wherever a JVM does: libc alone (check_bundle.py has
 # just held it to the glibc floor).
@@ -35,10 +35,10 @@ needed=$(readelf -dW "$work/bundle/libjvmsight-loader.so" | sed -n 's/.*(NEEDED)
 echo "ok: the loader needs only libc.so.6"
 echo "ok: agent bundle within the floor ($(ls "$work/bundle" | wc -l) files, $(du -sh "$work/bundle" | cut -f1))"
 
-# HTTPS from the bundle: the stand-ins in tls/ find the bundled OpenSSL 3
-# (RUNPATH $ORIGIN/..), and a JVM serves /metrics over TLS with them (the
-# program in source-file mode, which the agent serves like any application).
-if [ -d "$work/bundle/tls" ]; then
+# HTTPS from the bundle: the agent finds the bundled OpenSSL 3 (its RUNPATH
+# $ORIGIN), and a JVM serves /metrics over TLS with it (the program in
+# source-file mode, which the agent serves like any application).
+if [ -f "$work/bundle/libssl.so.3" ]; then
   java=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
   /usr/bin/openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
     -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
@@ -52,19 +52,21 @@ if [ -d "$work/bundle/tls" ]; then
   body=$(curl -sf --cacert "$work/cert.pem" "https://127.0.0.1:$(cat "$work/port")/metrics") ||
     fail "no /metrics over HTTPS from the bundle: $(cat "$work/jvm.err")"
   grep -q '^jvm_threads_current ' <<<"$body" || fail "the HTTPS answer is not the metrics: ${body:0:200}"
+  grep -q " $work/bundle/libssl.so.3\$" "/proc/$jvm/maps" ||
+    fail "the JVM serves HTTPS with an OpenSSL from outside the bundle: $(grep libssl "/proc/$jvm/maps" | head -1)"
   kill $jvm 2>/dev/null || true
   wait $jvm 2>/dev/null || true
   echo "ok: the bundle serves /metrics over HTTPS"
 fi
 
-# A second agent library with more dependencies (prometheus-cpp's pull
-# library stands in for an OTLP exporter): bundled with its whole closure.
+# A second agent library with a dependency (protobuf, which needs zlib,
+# stands in for an OTLP exporter): bundled with its closure.
 mkdir "$work/agent2"
 cp "$agent/libjvmsight.so" "$work/agent2/"
-cp /lib/x86_64-linux-gnu/libprometheus-cpp-pull.so.1.0 "$work/agent2/libjvmsight-otlp.so"
+cp /lib/x86_64-linux-gnu/libprotobuf.so.32 "$work/agent2/libjvmsight-otlp.so"
 "$src/deploy/image/bundle.sh" "$work/agent2" "$work/bundle2"
 "${check[@]}" "$work/bundle2"
-for lib in libjvmsight-otlp.so libcivetweb-cpp.so.1 libz.so.1; do
+for lib in libjvmsight-otlp.so libz.so.1; do
   [ -f "$work/bundle2/$lib" ] || fail "$lib missing from the bundle of a second agent library"
 done
 echo "ok: a further agent library is bundled with its dependencies"
@@ -80,6 +82,6 @@ expect_rejected "an unstripped agent" "carries debug sections"
 rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && cp /lib/x86_64-linux-gnu/libstdc++.so.6 "$work/bad/"
 patchelf --set-rpath '$ORIGIN' "$work/bad/libstdc++.so.6"
 expect_rejected "a library above the glibc floor" "needs GLIBC_2.36, above the floor GLIBC_2.34"
-rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && rm "$work/bad/libcivetweb.so.1"
-expect_rejected "a missing dependency" "needs libcivetweb.so.1, which is neither in the bundle"
+rm -rf "$work/bad" && cp -r "$work/bundle" "$work/bad" && rm "$work/bad/libcrypto.so.3"
+expect_rejected "a missing dependency" "needs libcrypto.so.3, which is neither in the bundle"
 echo "bundle_test: all passed"

@@ -3,6 +3,7 @@
 // own per-thread blocked counts (ThreadInfo.getBlockedCount).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <iostream>
 #include <regex>
 #include <set>
@@ -124,8 +125,16 @@ TEST_P(Contention, DutyCycledStormMatchesTheJvmsCountsPerClass) {
   auto truth = parse_report(*line);
   const double big = truth["big"], small = truth["small"], total = big + small;
   ASSERT_GT(total, 50'000) << "the storm must outrun the bound for this test to mean anything";
+  EXPECT_GT(jvm.scrape().value("jvmsight_monitor_contention_sampling_interval").value_or(0), 1.0) << "duty cycling";
+  // While duty cycling, the totals are those of the last cycle's end (a
+  // scrape never reads the JVM's count itself): once the storm is over the
+  // events are always on again within two cycles, and the totals flushed.
   PromScrape s = jvm.scrape();
-  EXPECT_GT(s.value("jvmsight_monitor_contention_sampling_interval").value_or(0), 1.0) << "duty cycling";
+  for (auto until = std::chrono::steady_clock::now() + 30s;
+       s.value("jvmsight_monitor_contention_sampling_interval") != 1.0 && std::chrono::steady_clock::now() < until;
+       s = jvm.scrape())
+    std::this_thread::sleep_for(100ms);
+  ASSERT_EQ(s.value("jvmsight_monitor_contention_sampling_interval"), 1.0) << "duty cycling never ended";
   auto counted = [&](const std::string& cls) {
     return s.value("jvmsight_monitor_contended_enter_total", {{"lock_class", cls}}).value_or(0);
   };

@@ -44,6 +44,30 @@ TEST(MonitorContentionCollector, ScalingSplitsTheJvmsCountByTheSharesTheEventsSa
   EXPECT_EQ(c.take_counted(), 7u + 400u);
 }
 
+// Reading the JVM's count is getThreadInfo of every thread (7-10 ms at
+// 10,000): a scrape while duty cycling serves the last flush instead, and
+// what the events saw since waits for the cycle's end.
+TEST(MonitorContentionCollector, ScrapeWhileScalingNeverReadsTheJvmsCount) {
+  MonitorContentionRecorder r;
+  uint64_t jvm = 0;
+  int reads = 0;
+  MonitorContentionCollector c(r, 5, true, classes({{1, "A"}}), [&] {
+    ++reads;
+    return std::optional(jvm);
+  });
+  c.begin_scaling();
+  const int at_start = reads;
+  contend(r, 1, 1'000, 10);
+  jvm = 80;
+  MetricFamilies out;
+  c.collect(out);
+  EXPECT_EQ(reads, at_start);
+  EXPECT_EQ(count_of(c, "A"), 0u) << "the window counts only once scaled to the JVM's count";
+  c.flush_scaled();  // the cycle's end
+  EXPECT_EQ(reads, at_start + 1);
+  EXPECT_EQ(count_of(c, "A"), 80u);
+}
+
 TEST(MonitorContentionCollector, ScaledFractionsAddUpOverFlushes) {
   MonitorContentionRecorder r;
   uint64_t jvm = 0;

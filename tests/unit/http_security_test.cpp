@@ -255,13 +255,13 @@ TEST(RequestLimits, OversizedHeadersAreRefusedAndTheServerServesOn) {
   EXPECT_EQ(test::http_get(s->port(), "/m").body, "dump\n");
 }
 
-TEST(RequestLimits, SlowClientsAreCutOffAndCannotStarveTheWorkers) {
+TEST(RequestLimits, SlowClientsAreCutOffAndCannotStarveTheServer) {
   HttpServerConfig config;
-  config.workers = 2;
+  config.max_connections = 2;
   config.request_timeout_ms = 300;
   auto s = serve(config, {text_route("/m")});
   ASSERT_TRUE(s);
-  // Two clients take both workers and trickle a request that never ends.
+  // Two clients take both connection slots and trickle a request that never ends.
   int slow[2];
   for (int& fd : slow) {
     fd = connect_from("127.0.0.1", s->port());

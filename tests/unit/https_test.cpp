@@ -53,7 +53,6 @@ class Https : public ::testing::Test {
     HttpServerConfig c;
     c.tls.cert_file = cert;
     c.tls.key_file = key;
-    c.tls.library_dir = JVMSIGHT_TLS_LIBRARY_DIR;
     return c;
   }
 
