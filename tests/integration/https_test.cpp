@@ -52,7 +52,7 @@ TEST_P(HttpsJvm, WrongKeyLeavesNoListenerAndTheJvmRuns) {
   ASSERT_TRUE(jvm.wait_for_line("READY", 60s)) << jvm.err();
   jvm.send("exit");
   EXPECT_EQ(jvm.wait(30s).value_or(-1), 0) << jvm.err();
-  EXPECT_NE(jvm.err().find("jvmsight: error: HTTPS on 127.0.0.1:0s: tls_key_file '" + ca_.other_key +
+  EXPECT_NE(jvm.err().find("jvmsight: error: HTTPS on 127.0.0.1:0: tls_key_file '" + ca_.other_key +
                            "' is not the key of the certificate in '" + ca_.server_cert +
                            "'; metrics are not served, the JVM continues"),
             std::string::npos)
