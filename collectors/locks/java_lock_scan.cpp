@@ -12,7 +12,7 @@ extern const size_t lock_scan_class_size;
 
 JavaLockScan::JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni) : jvmti_(jvmti), jni_(jni) { ok_ = define(); }
 
-void JavaLockScan::set_threads(const std::vector<jthread>& threads) {
+void JavaLockScan::set_threads(jobjectArray threads, jsize count) {
   auto drop = [this](auto& ref) {
     if (ref) jni_->DeleteGlobalRef(ref);
     ref = nullptr;
@@ -21,23 +21,25 @@ void JavaLockScan::set_threads(const std::vector<jthread>& threads) {
   drop(indices_);
   drop(groups_);
   thread_ids_.clear();
-  if (scan_class_ == nullptr) return;
-  LocalFrame frame(jni_, 8);
-  // The same list as a Thread[] for the Java pass, and room for every index.
-  jclass thread = jni_->FindClass("java/lang/Thread");
-  jobjectArray array = thread ? jni_->NewObjectArray(static_cast<jsize>(threads.size()), thread, nullptr) : nullptr;
-  jintArray indices = jni_->NewIntArray(static_cast<jsize>(threads.size()));
-  jintArray groups = jni_->NewIntArray(static_cast<jsize>(threads.size()));
-  if (!jni_ok(jni_, "Thread[] for JvmsightLockScan") || array == nullptr || indices == nullptr || groups == nullptr)
-    return;
-  for (size_t i = 0; i < threads.size(); ++i) jni_->SetObjectArrayElement(array, static_cast<jsize>(i), threads[i]);
-  auto ids = static_cast<jlongArray>(jni_->CallStaticObjectMethod(scan_class_, ids_method_, array));
+  if (scan_class_ == nullptr || threads == nullptr) return;
+  LocalFrame frame(jni_, 4);
+  // Room for every index.
+  jintArray indices = jni_->NewIntArray(count);
+  jintArray groups = jni_->NewIntArray(count);
+  if (!jni_ok(jni_, "int[] for JvmsightLockScan") || indices == nullptr || groups == nullptr) return;
+  auto ids = static_cast<jlongArray>(jni_->CallStaticObjectMethod(scan_class_, ids_method_, threads));
   if (!jni_ok(jni_, "JvmsightLockScan.ids") || ids == nullptr) return;
-  thread_ids_.resize(threads.size());
-  jni_->GetLongArrayRegion(ids, 0, static_cast<jsize>(threads.size()), thread_ids_.data());
-  thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(array));
+  thread_ids_.resize(static_cast<size_t>(count));
+  jni_->GetLongArrayRegion(ids, 0, count, thread_ids_.data());
+  thread_array_ = static_cast<jobjectArray>(jni_->NewGlobalRef(threads));
   indices_ = static_cast<jintArray>(jni_->NewGlobalRef(indices));
   groups_ = static_cast<jintArray>(jni_->NewGlobalRef(groups));
+}
+
+bool JavaLockScan::gather(jobjectArray threads, jintArray out) {
+  if (scan_class_ == nullptr || statuses_method_ == nullptr) return false;
+  const jboolean read = jni_->CallStaticBooleanMethod(scan_class_, statuses_method_, threads, out);
+  return jni_ok(jni_, "JvmsightLockScan.statuses") && read == JNI_TRUE;
 }
 
 bool JavaLockScan::define() {
@@ -54,6 +56,9 @@ bool JavaLockScan::define() {
   scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I[I[Ljava/lang/Object;Z)I");
   ids_method_ = jni_->GetStaticMethodID(cls, "ids", "([Ljava/lang/Thread;)[J");
   if (!jni_ok(jni_, "JvmsightLockScan.scan") || scan_method_ == nullptr || ids_method_ == nullptr) return false;
+  // Optional: a class left by an earlier agent build may lack it (the roster then reads through JNI).
+  statuses_method_ = jni_->GetStaticMethodID(cls, "statuses", "([Ljava/lang/Thread;[I)Z");
+  if (!jni_ok(jni_, "JvmsightLockScan.statuses")) statuses_method_ = nullptr;
   virtual_method_ = jni_->GetStaticMethodID(cls, "virtualCandidates", "(I)[Ljava/lang/Thread;");
   if (!jni_ok(jni_, "JvmsightLockScan.virtualCandidates")) virtual_method_ = nullptr;
   virtual_by_id_ = jni_->GetStaticMethodID(cls, "virtualThread", "(J)Ljava/lang/Thread;");

@@ -4,23 +4,31 @@
 // defined by the bootstrap loader in java.util.concurrent.locks so it may call
 // AbstractOwnableSynchronizer.getExclusiveOwnerThread. Through JNI every
 // field read costs a VM transition; JIT-compiled Java reads a thread's status
-// and park blocker in nanoseconds. Agent thread only.
+// and park blocker in nanoseconds. The same class gathers every thread's
+// status word for the roster (the thread-state collector's scrape): one JNI
+// call, where a GetIntField per thread cost 0.2-0.3 ms at 10,000 threads.
+// Agent thread only.
 #include <jni.h>
 #include <jvmti.h>
 
 #include <optional>
 #include <vector>
 
+#include "collectors/threads/thread_roster.h"
+
 namespace jvmsight {
 
-class JavaLockScan {
+class JavaLockScan : public ThreadStatusGather {
  public:
   // Defines the class (or finds it from an earlier load) and warms it up.
   JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni);
   bool ok() const { return ok_; }
 
-  // The threads to scan (global references owned by the caller), as a Thread[].
-  void set_threads(const std::vector<jthread>& threads);
+  // The threads to scan: the roster's Thread[] (ThreadRoster::thread_array;
+  // this keeps its own reference to it) and its length.
+  void set_threads(jobjectArray threads, jsize count);
+  // JvmsightLockScan.statuses, for ThreadRoster::for_each.
+  bool gather(jobjectArray threads, jintArray out) override;
   // What the Java pass found: candidate k is threads[index[k]], with thread
   // id id[k], blocked on a monitor (group[k] == monitor_group), parked on
   // locks[group[k]] (a local reference, freed by the caller's frame), or
@@ -57,9 +65,10 @@ class JavaLockScan {
   jclass scan_class_ = nullptr;  // global refs from here on
   jmethodID scan_method_ = nullptr;
   jmethodID ids_method_ = nullptr;
+  jmethodID statuses_method_ = nullptr;
   jmethodID virtual_method_ = nullptr;
   jmethodID virtual_by_id_ = nullptr;
-  jobjectArray thread_array_ = nullptr;
+  jobjectArray thread_array_ = nullptr;  // the roster's, our own reference to it
   jintArray indices_ = nullptr;
   std::vector<jlong> thread_ids_;  // of thread_array_'s threads, read once per list
   jintArray groups_ = nullptr;

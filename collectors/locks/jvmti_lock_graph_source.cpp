@@ -71,9 +71,15 @@ JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadR
     java_pass_ = std::make_unique<JavaLockScan>(jvmti, jni);
     if (!java_pass_->ok()) {
       java_pass_.reset();
-      log::debug("JvmsightLockScan unavailable; the deadlock check reads threads via JNI");
+      log::debug("JvmsightLockScan unavailable; the deadlock check and thread states read threads via JNI");
+    } else {
+      roster_.set_status_gather(java_pass_.get());  // the thread-state collector's status words too
     }
   }
+}
+
+JvmtiLockGraphSource::~JvmtiLockGraphSource() {
+  if (java_pass_) roster_.set_status_gather(nullptr);
 }
 
 bool JvmtiLockGraphSource::take_threads(ScanDepth depth) {
@@ -85,7 +91,7 @@ bool JvmtiLockGraphSource::take_threads(ScanDepth depth) {
     roster_version_ = roster_.version();
     // Candidate indices name other threads from now on: remembered edges are void.
     reuse_valid_ = false;
-    if (java_pass_) java_pass_->set_threads(roster_.threads());
+    if (java_pass_) java_pass_->set_threads(roster_.thread_array(jni_), static_cast<jsize>(roster_.threads().size()));
   }
   return true;
 }

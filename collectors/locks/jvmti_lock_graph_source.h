@@ -31,7 +31,8 @@ namespace jvmsight {
 class JvmtiLockGraphSource : public LockGraphSource {
  public:
   // Resolves the JNI ids it needs; check ready() afterwards. roster: the
-  // platform threads (shared with the thread-state collector).
+  // platform threads (shared with the thread-state collector, whose status
+  // words the Java pass then gathers too).
   // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
   // blocked_counts: the JVM's per-thread contended entries (null: every
   // blocked thread's edge is read at every fresh check).
@@ -40,6 +41,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                        std::atomic<bool>* blocked_anew, JvmBlockedCounts* blocked_counts = nullptr,
                        const VirtualThreadCounter* virtual_threads = nullptr);
+  ~JvmtiLockGraphSource() override;
   bool ready() const { return ready_; }
 
   std::optional<LockScan> scan(ScanDepth depth) override;

@@ -9,8 +9,9 @@
 namespace jvmsight {
 
 // Thread states without a safepoint: the roster's threadStatus for every
-// thread, plus (if asked) GetThreadState for RUNNABLE ones only, the only
-// ones that can be running native code. Agent thread only.
+// thread (one Java call for all of them when the deadlock check's Java pass
+// is loaded), plus (if asked) GetThreadState for RUNNABLE ones only, the
+// only ones that can be running native code. Agent thread only.
 class JvmtiThreadSource : public ThreadSource {
  public:
   // native_states: ask GetThreadState for the in-native and suspended bits.

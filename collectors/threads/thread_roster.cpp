@@ -67,6 +67,7 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
     holders.push_back(holder);
   }
   for (auto& [tid, gone] : known) release(jni, gone.first, gone.second);
+  drop_arrays(jni);
   threads_ = std::move(threads);
   holders_ = std::move(holders);
   // A started thread's daemon flag never changes: read once per listing,
@@ -91,10 +92,59 @@ bool ThreadRoster::update(JNIEnv* jni, jvmtiEnv* jvmti, std::chrono::millisecond
   return true;
 }
 
+void ThreadRoster::drop_arrays(JNIEnv* jni) {
+  if (thread_array_ != nullptr) jni->DeleteGlobalRef(thread_array_);
+  if (status_array_ != nullptr) jni->DeleteGlobalRef(status_array_);
+  thread_array_ = nullptr;
+  status_array_ = nullptr;
+}
+
+jobjectArray ThreadRoster::thread_array(JNIEnv* jni) {
+  if (thread_array_ != nullptr) return thread_array_;
+  LocalFrame frame(jni, 4);
+  if (!frame.ok()) return nullptr;
+  const auto n = static_cast<jsize>(threads_.size());
+  jclass thread = jni->FindClass("java/lang/Thread");
+  jobjectArray array = thread != nullptr ? jni->NewObjectArray(n, thread, nullptr) : nullptr;
+  if (!jni_ok(jni, "Thread[] of the roster") || array == nullptr) return nullptr;
+  // One JNI call per thread, once per list.
+  for (jsize i = 0; i < n; ++i) jni->SetObjectArrayElement(array, i, threads_[static_cast<size_t>(i)]);
+  thread_array_ = static_cast<jobjectArray>(jni->NewGlobalRef(array));
+  return thread_array_;
+}
+
+bool ThreadRoster::gather_statuses(JNIEnv* jni) {
+  jobjectArray threads = thread_array(jni);
+  if (threads == nullptr) return false;
+  const auto n = static_cast<jsize>(threads_.size());
+  if (status_array_ == nullptr) {
+    LocalFrame frame(jni, 2);
+    jintArray out = frame.ok() ? jni->NewIntArray(n) : nullptr;
+    if (!jni_ok(jni, "int[] for the roster's status words") || out == nullptr) return false;
+    status_array_ = static_cast<jintArray>(jni->NewGlobalRef(out));
+    if (status_array_ == nullptr) return false;
+  }
+  if (!gather_->gather(threads, status_array_)) {
+    log::warn("reading thread status words through JNI from now on, one call per thread");
+    gather_ = nullptr;
+    return false;
+  }
+  jni->GetIntArrayRegion(status_array_, 0, n, statuses_.data());
+  return jni_ok(jni, "the roster's status words");
+}
+
+void ThreadRoster::read_statuses(JNIEnv* jni) {
+  statuses_.resize(threads_.size());
+  // One JNI call and one copy for all the threads, or one call per thread.
+  if (gather_ != nullptr && gather_statuses(jni)) return;
+  for (size_t i = 0; i < threads_.size(); ++i) statuses_[i] = status(jni, i);
+}
+
 bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint, bool)>& visit) {
   if (!update(jni, jvmti)) return false;
+  read_statuses(jni);
   for (size_t i = 0; i < threads_.size(); ++i) {
-    const jint s = status(jni, i);
+    const jint s = statuses_[i];
     if (s & JVMTI_THREAD_STATE_TERMINATED) {
       stale_ = true;  // drop it at the next update; ThreadMXBean no longer lists it either
       continue;

@@ -38,26 +38,22 @@ JavaThreadState java_state_of(jint st) {
   }
 }
 
-bool has_sub_state(jint st, ThreadSubState s) {
-  switch (s) {
-    case ThreadSubState::parked:
-      return st & JVMTI_THREAD_STATE_PARKED;
-    case ThreadSubState::sleeping:
-      return st & JVMTI_THREAD_STATE_SLEEPING;
-    case ThreadSubState::object_wait:
-      return st & JVMTI_THREAD_STATE_IN_OBJECT_WAIT;
-    case ThreadSubState::native:
-      return st & JVMTI_THREAD_STATE_IN_NATIVE;
-    case ThreadSubState::suspended:
-      return st & JVMTI_THREAD_STATE_SUSPENDED;
-  }
-  return false;
-}
+namespace {
 
-void ThreadStateCounts::add(jint st) {
-  ++by_state[static_cast<size_t>(java_state_of(st))];
-  for (size_t i = 0; i < thread_sub_state_count; ++i)
-    if (has_sub_state(st, static_cast<ThreadSubState>(i))) ++by_sub_state[i];
+// The JVM TI bit of each ThreadSubState, in its order.
+constexpr jint sub_state_bits[thread_sub_state_count] = {JVMTI_THREAD_STATE_PARKED, JVMTI_THREAD_STATE_SLEEPING,
+                                                         JVMTI_THREAD_STATE_IN_OBJECT_WAIT,
+                                                         JVMTI_THREAD_STATE_IN_NATIVE, JVMTI_THREAD_STATE_SUSPENDED};
+
+}  // namespace
+
+bool has_sub_state(jint st, ThreadSubState s) { return (st & sub_state_bits[static_cast<size_t>(s)]) != 0; }
+
+void ThreadStateCounts::add(jint st, bool daemon) {
+  const auto state = static_cast<size_t>(java_state_of(st));
+  ++by_state[state];
+  daemon_by_state[state] += daemon ? 1 : 0;
+  for (size_t i = 0; i < thread_sub_state_count; ++i) by_sub_state[i] += (st & sub_state_bits[i]) != 0 ? 1 : 0;
 }
 
 }  // namespace jvmsight

@@ -29,11 +29,9 @@ struct ThreadStateCounts {
   std::array<uint64_t, java_thread_state_count> daemon_by_state{};  // the daemon threads of by_state
   bool daemon_known = false;  // false when the JVM's Thread has no daemon field we can read
 
-  void add(jint jvmti_state);
-  void add(jint jvmti_state, bool daemon) {
-    add(jvmti_state);
-    if (daemon) ++daemon_by_state[static_cast<size_t>(java_state_of(jvmti_state))];
-  }
+  // Once per thread per scrape: one Thread.State lookup, then adds (no
+  // branch per sub-state).
+  void add(jint jvmti_state, bool daemon = false);
   uint64_t of(JavaThreadState s) const { return by_state[static_cast<size_t>(s)]; }
   uint64_t daemon_of(JavaThreadState s) const { return daemon_by_state[static_cast<size_t>(s)]; }
   uint64_t of(ThreadSubState s) const { return by_sub_state[static_cast<size_t>(s)]; }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <deque>
 #include <map>
 #include <vector>
 
@@ -16,7 +17,9 @@ struct FakeObject {
   jlong tid = 0;
   jint status = 0;
   jboolean daemon = JNI_FALSE;
-  FakeObject* holder = nullptr;  // Thread.holder (JDK 19+ layout)
+  FakeObject* holder = nullptr;   // Thread.holder (JDK 19+ layout)
+  std::vector<jobject> elements;  // a Thread[]
+  std::vector<jint> ints;         // an int[]
 };
 
 // Field ids are only compared, never dereferenced.
@@ -27,7 +30,10 @@ struct FakeJvm {
   std::vector<FakeObject*> threads;  // what GetAllThreads lists
   FakeObject* current = nullptr;     // the agent thread
   std::map<FakeObject*, int> global_refs;
+  std::deque<FakeObject> arrays;  // every array made, never collected
   int daemon_reads = 0;
+  int status_reads = 0;  // GetIntField calls
+  int thread_arrays = 0;
 
   int outstanding() const {
     int n = 0;
@@ -70,8 +76,41 @@ jobject JNICALL get_object_field(JNIEnv*, jobject o, jfieldID f) {
 }
 jint JNICALL get_int_field(JNIEnv*, jobject o, jfieldID f) {
   EXPECT_EQ(f, field(&status_field));
+  ++jvm->status_reads;
   return obj(o)->status;
 }
+jobjectArray JNICALL new_object_array(JNIEnv*, jsize n, jclass cls, jobject) {
+  EXPECT_EQ(cls, reinterpret_cast<jclass>(&thread_class));
+  ++jvm->thread_arrays;
+  jvm->arrays.emplace_back().elements.resize(static_cast<size_t>(n));
+  return reinterpret_cast<jobjectArray>(&jvm->arrays.back());
+}
+void JNICALL set_object_array_element(JNIEnv*, jobjectArray a, jsize i, jobject o) {
+  obj(a)->elements.at(static_cast<size_t>(i)) = o;
+}
+jintArray JNICALL new_int_array(JNIEnv*, jsize n) {
+  jvm->arrays.emplace_back().ints.resize(static_cast<size_t>(n));
+  return reinterpret_cast<jintArray>(&jvm->arrays.back());
+}
+void JNICALL get_int_array_region(JNIEnv*, jintArray a, jsize start, jsize n, jint* out) {
+  std::memcpy(out, obj(a)->ints.data() + start, static_cast<size_t>(n) * sizeof(jint));
+}
+
+// JvmsightLockScan.statuses, in C++.
+struct FakeGather : ThreadStatusGather {
+  bool fails = false;
+  int calls = 0;
+  bool gather(jobjectArray threads, jintArray out) override {
+    ++calls;
+    if (fails) return false;
+    const auto& elements = obj(threads)->elements;
+    for (size_t i = 0; i < elements.size(); ++i) {
+      FakeObject* t = obj(elements[i]);
+      obj(out)->ints.at(i) = (t->holder != nullptr ? t->holder : t)->status;
+    }
+    return true;
+  }
+};
 jboolean JNICALL get_boolean_field(JNIEnv*, jobject o, jfieldID f) {
   EXPECT_EQ(f, field(&daemon_field));
   ++jvm->daemon_reads;
@@ -118,6 +157,10 @@ class ThreadRosterTest : public ::testing::Test {
     jni_table_.GetBooleanField = get_boolean_field;
     jni_table_.NewGlobalRef = new_global_ref;
     jni_table_.DeleteGlobalRef = delete_global_ref;
+    jni_table_.NewObjectArray = new_object_array;
+    jni_table_.SetObjectArrayElement = set_object_array_element;
+    jni_table_.NewIntArray = new_int_array;
+    jni_table_.GetIntArrayRegion = get_int_array_region;
     jni_.functions = &jni_table_;
     jvmti_table_.GetAllThreads = get_all_threads;
     jvmti_table_.GetCurrentThread = get_current_thread;
@@ -152,7 +195,7 @@ class ThreadRosterTest : public ::testing::Test {
   JNIEnv jni_{};
   jvmtiInterface_1_ jvmti_table_{};
   jvmtiEnv jvmti_{};
-  FakeObject agent_{999, runnable, JNI_FALSE, nullptr};
+  FakeObject agent_{999, runnable, JNI_FALSE, nullptr, {}, {}};
   std::map<jlong, FakeObject> objects_, holders_;
   ThreadRoster roster_;
 };
@@ -239,6 +282,61 @@ TEST_F(ThreadRosterTest, Jdk17LayoutKeepsOneReferencePerThread) {
   EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
   EXPECT_EQ(world_.outstanding(), 2);
   EXPECT_EQ(roster_.status(&jni_, 1), JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_PARKED);
+}
+
+// With a gather (the Java pass), a walk reads every status word in one
+// call on a Thread[] made once per list, and no field per thread; ending
+// threads are still skipped and make the next update take a new list.
+TEST_F(ThreadRosterTest, GatherReadsAllStatusWordsInOneCall) {
+  FakeGather gather;
+  roster_.set_status_gather(&gather);
+  thread(1, runnable);
+  FakeObject* ending = thread(2, JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_PARKED);
+  thread(3, 0);  // not started yet
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  EXPECT_EQ(gather.calls, 2);
+  EXPECT_EQ(world_.status_reads, 0);
+  EXPECT_EQ(world_.thread_arrays, 1);
+  EXPECT_EQ(world_.outstanding(), 6 + 2);  // a thread and a holder each, the Thread[] and the int[]
+
+  ending->holder->status = JVMTI_THREAD_STATE_TERMINATED;
+  EXPECT_EQ(visited(), (std::vector<jlong>{1}));
+  world_.threads.erase(world_.threads.begin() + 1);  // GetAllThreads no longer lists it
+  const uint64_t before = roster_.version();
+  EXPECT_EQ(visited(), (std::vector<jlong>{1}));
+  EXPECT_GT(roster_.version(), before);
+  EXPECT_EQ(world_.thread_arrays, 2);      // the new list's
+  EXPECT_EQ(world_.outstanding(), 4 + 2);  // the old arrays released with thread 2
+  EXPECT_EQ(world_.status_reads, 0);
+}
+
+TEST_F(ThreadRosterTest, FailingGatherFallsBackToFieldReadsForGood) {
+  FakeGather gather;
+  gather.fails = true;
+  roster_.set_status_gather(&gather);
+  thread(1, runnable);
+  thread(2, JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_PARKED);
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  EXPECT_EQ(visited(), (std::vector<jlong>{1, 2}));
+  EXPECT_EQ(gather.calls, 1);
+  EXPECT_EQ(world_.status_reads, 4);
+}
+
+// The deadlock check's Java pass shares the list's one Thread[].
+TEST_F(ThreadRosterTest, ThreadArrayMadeOncePerList) {
+  thread(1, runnable);
+  thread(2, runnable);
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  jobjectArray array = roster_.thread_array(&jni_);
+  ASSERT_NE(array, nullptr);
+  EXPECT_EQ(roster_.thread_array(&jni_), array);
+  EXPECT_EQ(obj(array)->elements, (std::vector<jobject>{ref(&objects_[1]), ref(&objects_[2])}));
+  EXPECT_EQ(world_.thread_arrays, 1);
+  EXPECT_EQ(world_.global_refs[obj(array)], 1);
+  roster_.on_thread_start_or_end();
+  ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
+  EXPECT_EQ(world_.global_refs[obj(array)], 0);
 }
 
 }  // namespace

@@ -17,7 +17,9 @@ import jdk.internal.misc.Unsafe;
  * thread: which of these threads could be part of a deadlock (blocked on a
  * monitor, or parked on a java.util.concurrent lock that has an exclusive
  * owner)? JIT-compiled, this reads each thread's status word and park blocker
- * in nanoseconds; through JNI, each field read costs a VM transition.
+ * in nanoseconds; through JNI, each field read costs a VM transition. The
+ * thread-state collector reads every thread's status word here too
+ * (statuses): one JNI call per scrape instead of one per thread.
  * Defined by the agent in the bootstrap loader in this package, the only way
  * to call the protected getExclusiveOwnerThread without opening java.base.
  */
@@ -80,17 +82,18 @@ final class JvmsightLockScan {
     }
 
     /**
-     * Gets scan JIT-compiled before its first real call. Called twice a
-     * second, it would stay interpreted for minutes. And it must be compiled
-     * from a profile that saw every branch: compiled after seeing only
-     * runnable threads, the first parked thread hits a trap that sends the
-     * rest of that loop, and of every later one, back to the interpreter
-     * (4-9 ms a check at 10,000 threads instead of 0.3-0.9 ms, measured). So
+     * Gets scan and statuses JIT-compiled before their first real call.
+     * Called twice a second (or once a scrape), they would stay interpreted
+     * for minutes. And scan must be compiled from a profile that saw every
+     * branch: compiled after seeing only runnable threads, the first parked
+     * thread hits a trap that sends the rest of that loop, and of every
+     * later one, back to the interpreter (4-9 ms a check at 10,000 threads
+     * instead of 0.3-0.9 ms, measured). So
      * the warm-up threads, allocated but never constructed or started, are
      * given each status the pass tells apart and park blockers of several
      * kinds: no lock, a held and a free ReentrantLock, a latch, a semaphore,
-     * a read-write lock. Returns the candidates found (for the caller to use,
-     * so none of this is optimised away).
+     * a read-write lock. Returns a sum of what it found (for the caller to
+     * use, so none of this is optimised away).
      */
     static int warmUp(int rounds) {
         Thread[] threads = new Thread[64];
@@ -114,6 +117,7 @@ final class JvmsightLockScan {
             int found = 0;
             for (int r = 0; r < rounds; r++) {
                 found += scan(threads, out, groups, locks[r & 1], (r & 2) != 0);
+                if (statuses(threads, out)) found += out[r % out.length] & 1;
             }
             return found;
         } finally {
@@ -167,17 +171,12 @@ final class JvmsightLockScan {
      */
     static int scan(Thread[] threads, int[] out, int[] groups, Object[] locks, boolean unowned) {
         Arrays.fill(locks, null);
-        // First every thread's status word, in a loop that never branches on
-        // what it read: the loads do not wait for each other, so the CPU
-        // overlaps their cache misses (this pass is all cache misses; one
-        // loop doing everything waited for each thread's miss in turn, then
-        // mispredicted the branch on its state). groups holds the words
-        // until the loop below overwrites it, never ahead of what it reads.
+        // First every thread's status word (gather: this pass is all cache
+        // misses; one loop doing everything waited for each thread's miss in
+        // turn, then mispredicted the branch on its state). groups holds the
+        // words until the loop below overwrites it, never ahead of what it reads.
         final int len = Math.min(threads.length, groups.length);
-        for (int i = 0; i < len; i++) {
-            Thread t = threads[i];
-            groups[i] = t == null ? 0 : status(t);
-        }
+        gather(threads, groups, len);
         int n = 0, used = 0, last = -1;
         for (int i = 0; i < len && n < out.length; i++) {
             // The raw status tells parked threads from sleeping or waiting
@@ -216,6 +215,29 @@ final class JvmsightLockScan {
             n++;
         }
         return n;
+    }
+
+    /**
+     * The thread-state collector's one call per scrape: the status word of
+     * threads[i] into out[i], for every i up to the shorter length. False
+     * (out untouched) if this JVM's Thread has no status word we can read.
+     */
+    static boolean statuses(Thread[] threads, int[] out) {
+        if (STATUS < 0) return false;
+        gather(threads, out, Math.min(threads.length, out.length));
+        return true;
+    }
+
+    /**
+     * The status words of threads[0..len) into words, in a loop that never
+     * branches on what it read: the loads do not wait for each other, so the
+     * CPU overlaps their cache misses. scan's first pass and statuses.
+     */
+    private static void gather(Thread[] threads, int[] words, int len) {
+        for (int i = 0; i < len; i++) {
+            Thread t = threads[i];
+            words[i] = t == null ? 0 : status(t);
+        }
     }
 
     /**
