@@ -247,7 +247,7 @@ TEST(Base64, KnownVectors) {
 TEST(RequestLimits, OversizedHeadersAreRefusedAndTheServerServesOn) {
   auto s = serve(HttpServerConfig{}, {text_route("/m")});
   ASSERT_TRUE(s);
-  // 6 KiB of headers pass; 12 KiB are over the 8 KiB limit (civetweb's own default is 16 KiB).
+  // 6 KiB of headers pass; 12 KiB are over the 8 KiB limit.
   std::string fine = get_from("127.0.0.1", s->port(), "/m", "X-Pad: " + std::string(6000, 'a') + "\r\n");
   EXPECT_EQ(status_of(fine), 200) << fine.substr(0, 200);
   std::string big = get_from("127.0.0.1", s->port(), "/m", "X-Pad: " + std::string(12000, 'a') + "\r\n");

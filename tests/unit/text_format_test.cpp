@@ -24,7 +24,7 @@ TEST(PrometheusText, LabelValuesAreEscaped) {
   EXPECT_NE(to_prometheus_text(f).find("x{name=\"a\\\"b\\\\c\\nd\"} 1"), std::string::npos);
 }
 
-// prometheus-cpp leaves HELP as is; a newline there would end the line and
+// A raw newline in HELP would end the line and
 // make the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
 TEST(PrometheusText, HelpNewlinesAndBackslashesAreEscaped) {
   MetricFamilies f;

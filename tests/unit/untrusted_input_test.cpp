@@ -52,8 +52,8 @@ TEST(UntrustedInput, RequestBytesAreNeverEchoedOrFormatted) {
   EXPECT_EQ(http_raw(server->port(), "GET /metrics HTTP/1.0\r\n\r\n").status, 200);
 }
 
-// civetweb's own answer to a request it cannot parse wrote the request's
-// version token into the status line; ours is fixed (http_server_fuzz).
+// civetweb (the server used before) answered a request it could not parse with the
+// request's version token in the status line; ours is fixed (http_server_fuzz).
 TEST(UntrustedInput, UnparsableRequestsGetOurOwnStatusLine) {
   auto server = serve_metrics();
   for (const std::string request :
