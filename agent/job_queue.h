@@ -1,6 +1,6 @@
 #pragma once
 // Work handed to the agent thread by threads that must not touch the JVM
-// (HTTP workers, later the OTLP pusher). Bounded: a caller that finds it full
+// (the HTTP thread, the OTLP pusher). Bounded: a caller that finds it full
 // or closed gets an immediate no, never an unbounded wait.
 #include <algorithm>
 #include <chrono>

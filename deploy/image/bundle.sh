@@ -39,7 +39,9 @@ done
 # this machine's dynamic linker finds it.
 runtime_libs=()
 for soname in libssl.so.3; do
-  path=$(/sbin/ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64/ {print $NF; exit}')
+  # awk reads to the end: quitting early would kill ldconfig with SIGPIPE,
+  # which pipefail turns into a silent exit of this script.
+  path=$(/sbin/ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64/ && !found {found = $NF} END {print found}')
   [ -n "$path" ] || { echo "bundle: $soname (HTTPS) is not on this machine (Debian: apt-get install libssl3)" >&2; exit 1; }
   install -m 0755 "$(readlink -f "$path")" "$out/$soname"
   runtime_libs+=("$out/$soname")

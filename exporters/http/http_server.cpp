@@ -140,6 +140,7 @@ struct HttpServer::Loop {
   Clock::time_point accept_paused_until{};
   pthread_t thread{};
   bool running = false;
+  bool poll_failed = false;  // warned once
 
   Loop(const HttpServer& s, const HttpServerConfig& c) : server(s), config(c) {}
   ~Loop() {
@@ -190,9 +191,13 @@ struct HttpServer::Loop {
         until = std::min(until, c.deadline);
       }
       int ready = poll(fds.data(), fds.size(), poll_timeout(now, until));
-      if (ready < 0 && errno != EINTR) {
-        log::warn("http server: poll failed: ", std::strerror(errno), "; serving stops");
-        return;
+      if (ready < 0) {
+        const int why = errno;
+        if (why == EINTR) continue;
+        if (!poll_failed) log::warn("http server: poll failed: ", std::strerror(why), "; retrying");
+        poll_failed = true;
+        poll(nullptr, 0, static_cast<int>(accept_backoff.count()));  // a pause, not a spin
+        continue;
       }
       if (ready > 0 && fds[0].revents != 0) return;  // stopped
       const size_t polled = connections.size();
@@ -335,9 +340,11 @@ struct HttpServer::Loop {
     c.deadline = Clock::now() + std::min(timeout(), std::chrono::milliseconds(drain_time));
   }
 
+  // Reads and drops at most 64 KiB a turn: a client that keeps sending
+  // cannot hold the thread, only its own slot until the drain deadline.
   void drain(Connection& c) {
     char buffer[4096];
-    for (;;) {
+    for (int turn = 0; turn < 16; ++turn) {
       ssize_t n = recv(c.fd, buffer, sizeof(buffer), 0);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
       if (n <= 0) return close_now(c);

@@ -16,8 +16,9 @@ namespace {
 
 // OpenSSL is loaded at run time, only for HTTPS: a JVM serving plain HTTP
 // maps none of it, and the agent links no OpenSSL. dlopen() from here
-// searches this library's RUNPATH first, so a bundle's own libssl.so.3
-// (beside libjvmsight.so, RUNPATH $ORIGIN) wins over the image's. dlsym()
+// searches this library's RUNPATH before the system's directories, so a
+// bundle's own libssl.so.3 (beside libjvmsight.so, RUNPATH $ORIGIN) wins
+// over the image's. dlsym()
 // through libssl reaches libcrypto, its dependency. Never dlclosed:
 // TlsServer keeps the function pointers.
 struct OpenSsl {
@@ -42,6 +43,7 @@ const OpenSsl& openssl() {
   static const OpenSsl loaded = load_openssl();  // thread-safe, once
   return loaded;
 }
+
 template <class Fn>
 Fn resolve(const char* name) {
   return reinterpret_cast<Fn>(dlsym(openssl().ssl, name));
