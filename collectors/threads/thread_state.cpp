@@ -53,7 +53,8 @@ void ThreadStateCounts::add(jint st, bool daemon) {
   const auto state = static_cast<size_t>(java_state_of(st));
   ++by_state[state];
   daemon_by_state[state] += daemon ? 1 : 0;
-  for (size_t i = 0; i < thread_sub_state_count; ++i) by_sub_state[i] += (st & sub_state_bits[i]) != 0 ? 1 : 0;
+  for (size_t i = 0; i < thread_sub_state_count; ++i)
+    by_sub_state[i] += has_sub_state(st, static_cast<ThreadSubState>(i)) ? 1 : 0;
 }
 
 }  // namespace jvmsight

@@ -271,6 +271,22 @@ struct HttpServer::Loop {
     return false;
   }
 
+  // The same for a plain socket's recv() or send() (n bytes moved, or -1
+  // and errno): true with moved set; false when it must wait for `wait`
+  // (set) or the connection is over (closed).
+  bool went_on(Connection& c, ssize_t n, short wait, size_t& moved) {
+    if (n > 0) {
+      moved = static_cast<size_t>(n);
+      return true;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      c.waits_for = wait;
+      return false;
+    }
+    close_now(c);  // the peer closed (0), or the socket failed
+    return false;
+  }
+
   void handshake(Connection& c) {
     if (went_on(c, tls->handshake(c.tls))) c.phase = Connection::Phase::reading;
   }
@@ -282,17 +298,9 @@ struct HttpServer::Loop {
     for (;;) {
       size_t room = std::min(sizeof(buffer), limit + 1 - c.in.size());
       size_t got = 0;
-      if (c.tls) {
-        if (!went_on(c, tls->read(c.tls, buffer, room, got))) return;
-      } else {
-        ssize_t n = recv(c.fd, buffer, room, 0);
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-          c.waits_for = POLLIN;
-          return;
-        }
-        if (n <= 0) return close_now(c);  // gone before asking anything
-        got = static_cast<size_t>(n);
-      }
+      const bool read = c.tls ? went_on(c, tls->read(c.tls, buffer, room, got))
+                              : went_on(c, recv(c.fd, buffer, room, 0), POLLIN, got);
+      if (!read) return;  // nothing more yet, or gone before asking anything
       c.in.append(buffer, got);
       size_t end = request_head_end(c.in);
       if (end != std::string::npos && end <= limit)
@@ -315,17 +323,11 @@ struct HttpServer::Loop {
   void write_answer(Connection& c) {
     while (c.sent < c.out.size()) {
       size_t put = 0;
-      if (c.tls) {
-        if (!went_on(c, tls->write(c.tls, c.out.data() + c.sent, c.out.size() - c.sent, put))) return;
-      } else {
-        ssize_t n = send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-          c.waits_for = POLLOUT;
-          return;
-        }
-        if (n <= 0) return close_now(c);
-        put = static_cast<size_t>(n);
-      }
+      const char* rest = c.out.data() + c.sent;
+      const size_t left = c.out.size() - c.sent;
+      const bool wrote = c.tls ? went_on(c, tls->write(c.tls, rest, left, put))
+                               : went_on(c, send(c.fd, rest, left, MSG_NOSIGNAL), POLLOUT, put);
+      if (!wrote) return;
       c.sent += put;
       c.deadline = Clock::now() + timeout();  // progress: the next write gets the full time again
     }
@@ -344,11 +346,9 @@ struct HttpServer::Loop {
   // cannot hold the thread, only its own slot until the drain deadline.
   void drain(Connection& c) {
     char buffer[4096];
-    for (int turn = 0; turn < 16; ++turn) {
-      ssize_t n = recv(c.fd, buffer, sizeof(buffer), 0);
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
-      if (n <= 0) return close_now(c);
-    }
+    size_t dropped = 0;
+    for (int turn = 0; turn < 16; ++turn)
+      if (!went_on(c, recv(c.fd, buffer, sizeof(buffer), 0), POLLIN, dropped)) return;  // drained, or closed
   }
 
   void close_now(Connection& c) {

@@ -29,24 +29,23 @@ void append_escaped(std::string& out, const std::string& text, bool quote) {
   }
 }
 
-// Shortest text that reads back as the same double; the format's spellings
-// of the special values.
-void append_value(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "NaN";
-  } else if (std::isinf(v)) {
-    out += v > 0 ? "+Inf" : "-Inf";
-  } else {
-    char buffer[32];
-    auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), v);
-    out.append(buffer, ec == std::errc() ? end : buffer);
-  }
-}
-
-void append_count(std::string& out, uint64_t n) {
-  char buffer[24];
+// A number as std::to_chars writes it: the shortest text that reads back
+// as the same value (32 bytes hold any double or uint64_t).
+template <class Number>
+void append_number(std::string& out, Number n) {
+  char buffer[32];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), n);
   out.append(buffer, ec == std::errc() ? end : buffer);
+}
+
+// A sample value, with the format's spellings of the special values.
+void append_value(std::string& out, double v) {
+  if (std::isnan(v))
+    out += "NaN";
+  else if (std::isinf(v))
+    out += v > 0 ? "+Inf" : "-Inf";
+  else
+    append_number(out, v);
 }
 
 const char* type_name(MetricType t) {
@@ -114,16 +113,16 @@ void append_sample(std::string& out, const MetricFamily& f, const Sample& s, con
         cumulative += h.bucket_counts[i];
         last = i < h.upper_bounds.size() ? h.upper_bounds[i] : inf;
         line.start("_bucket", &last);
-        append_count(out, cumulative);
+        append_number(out, cumulative);
         out += '\n';
       }
       if (last != inf) {  // the +Inf bucket is never left out: it holds every observation
         line.start("_bucket", &inf);
-        append_count(out, h.count);
+        append_number(out, h.count);
         out += '\n';
       }
       line.start("_count");
-      append_count(out, h.count);
+      append_number(out, h.count);
       out += '\n';
       line.start("_sum");
       append_value(out, h.sum);
@@ -131,7 +130,7 @@ void append_sample(std::string& out, const MetricFamily& f, const Sample& s, con
     }
     case MetricType::summary:
       line.start("_count");
-      append_count(out, s.summary.count);
+      append_number(out, s.summary.count);
       out += '\n';
       line.start("_sum");
       append_value(out, s.summary.sum);
