@@ -51,7 +51,7 @@ bool jdk_offers(const Jdk& jdk, const std::string& gc) {
   static std::mutex m;
   static std::map<std::string, bool> cache;
   std::lock_guard<std::mutex> lock(m);
-  std::string key = jdk.home + gc;
+  std::string key = jdk.name + gc;
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   return cache[key] = run({jdk.tool("java"), "-XX:+Use" + gc + "GC", "-version"}).exit_code == 0;
@@ -392,11 +392,12 @@ std::string param_name(const ::testing::TestParamInfo<JdkAndCollector>& i) {
 }
 
 INSTANTIATE_TEST_SUITE_P(JdksAndCollectors, GcPauses,
-                         ::testing::Combine(::testing::ValuesIn(jdks()),
-                                            ::testing::Values("Serial", "Parallel", "G1", "Z", "Shenandoah")),
+                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                                            ::testing::Values("Serial", "Parallel", "G1", "ConcMarkSweep", "Z",
+                                                              "Shenandoah")),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(JdksAndCollectors, ConcurrentGc,
-                         ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("Z", "Shenandoah")),
+                         ::testing::Combine(::testing::ValuesIn(core_jdks()), ::testing::Values("Z", "Shenandoah")),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Jdks, GcSpans, ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("G1")),
                          param_name);
