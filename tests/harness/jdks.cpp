@@ -54,7 +54,8 @@ std::string roots_dir() {
 std::string write_wrappers(const std::string& root, const std::string& home, const std::string& dir) {
   const std::string agent = JVMSIGHT_AGENT_PATH;
   const std::string agent_dir = agent.substr(0, agent.rfind('/'));
-  mkdir(dir.substr(0, dir.rfind('/')).c_str(), 0755);
+  for (size_t slash = dir.find('/', 1); slash != std::string::npos; slash = dir.find('/', slash + 1))
+    mkdir(dir.substr(0, slash).c_str(), 0755);
   mkdir(dir.c_str(), 0755);
   for (const auto& tool : list_dir(root + home + "/bin")) {
     const std::string path = dir + "/" + tool, tmp = path + ".tmp";
@@ -127,7 +128,9 @@ std::vector<Jdk> discover() {
     jdk.name = "jdk" + std::to_string(jdk.feature);
     for (const auto& other : found)
       if (other.name == jdk.name) jdk.name += "_" + std::to_string(found.size());
-    jdk.bin = c.root.empty() ? c.home + "/bin" : write_wrappers(c.root, c.home, roots_dir() + "/bin/" + jdk.name);
+    // <roots>/bin/jdk8 looks like a JDK home from outside (bench/common.sh runs its bin/java).
+    jdk.bin =
+        c.root.empty() ? c.home + "/bin" : write_wrappers(c.root, c.home, roots_dir() + "/bin/" + jdk.name + "/bin");
     found.push_back(jdk);
   }
   return found;

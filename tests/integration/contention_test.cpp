@@ -121,7 +121,9 @@ Storm run_storm(const Jdk& jdk, const std::string& millis, const std::string& op
 // bench/attribution_bench.sh, not here: one or two 250 ms on-slices decide a
 // 6 s storm's split, and on a loaded machine the scheduler decides which
 // threads ran in them.
-TEST_P(Contention, DutyCycledStormMatchesTheJvmsCountsPerClass) {
+// Its own suite: 25 s a JDK, so on the full-suite JDKs only (docs/TESTING.md).
+class ContentionStorm : public Contention {};
+TEST_P(ContentionStorm, DutyCycledStormMatchesTheJvmsCountsPerClass) {
   AgentJvm jvm(GetParam(), "TwoLockStorm", {"6", "2", "6000"}, "contention_sampling=1000");
   ASSERT_GT(jvm.port, 0);
   auto line = jvm.process->wait_for_line("STORM ", 60s);
@@ -228,6 +230,7 @@ TEST_P(Contention, ShortWaitsMakeNoSpan) {
 }
 
 JVMSIGHT_CORE_JDKS(Contention);
+JVMSIGHT_ALL_JDKS(ContentionStorm);
 
 }  // namespace
 }  // namespace jvmsight::test
