@@ -320,7 +320,7 @@ void Agent::start_http() {
     std::string failed = write_portfile(options_.portfile, server_->port());
     if (!failed.empty()) log::warn(failed, "; the server listens on port ", server_->port());
   }
-  log::info("serving ", https ? "https://" : "http://", options_.host, ":", server_->port(), "/metrics");
+  log::info("serving ", https ? "https://" : "http://", host_port(options_.host, server_->port()), "/metrics");
 }
 
 bool Agent::native_states() const {

@@ -2,6 +2,8 @@
 // The request head of HTTP/1.0 and 1.1, as the exporter's server reads it:
 // the request line, and of the header fields only Authorization. Pure, for
 // the tests and the fuzzer; the bytes come from anyone who can connect.
+// The target may be in origin form ("/metrics?x") or absolute form
+// ("http://host:9404/metrics?x"), as RFC 9112 asks of a server.
 #include <cstddef>
 #include <string>
 #include <string_view>
