@@ -88,8 +88,10 @@ bool Credentials::accepts(const char* header) const {
   bool match = false;
   for (const auto& expected : authorizations) {
     const size_t split = expected.find(' ');
-    match |= same_bytes(scheme, std::string_view(expected).substr(0, split), true) &
-             same_bytes(value, std::string_view(expected).substr(split + 1), false);
+    // Both compared whatever the first says: no early exit.
+    const bool same_scheme = same_bytes(scheme, std::string_view(expected).substr(0, split), true);
+    const bool same_value = same_bytes(value, std::string_view(expected).substr(split + 1), false);
+    match |= same_scheme && same_value;
   }
   return match;
 }

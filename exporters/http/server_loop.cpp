@@ -144,7 +144,9 @@ void ServerLoop::trouble(const Parts&... parts) noexcept {
   if (!quiet_before) return;
   try {
     log::warn("http server: ", parts..., "; it serves on (next such warning after a minute of quiet)");
-  } catch (...) {  // no memory even for the line: the pause still comes
+  } catch (...) {  // no memory even for the line: a fixed one
+    static const char line[] = "jvmsight: warning: http server: out of memory; it serves on\n";
+    if (log::enabled(log::Level::warn)) (void)!::write(2, line, sizeof(line) - 1);
   }
 }
 
