@@ -252,7 +252,7 @@ void Agent::build_lock_collectors(JNIEnv* jni) {
     std::string text = deadlocks_text({report});
     log::error("deadlock detected (", cycle.edges.size(), " threads", cycle.monitor_only() ? ", monitors only" : "",
                "):\n", text);
-    if (otlp_ && otlp_->exports_deadlocks()) otlp_->push_deadlock(report, text);
+    if (otlp_ && otlp_->exports_deadlocks()) otlp_->push_deadlock(report);
   };
   deadlock_detector_ =
       std::make_unique<DeadlockDetector>(*lock_source_, on_deadlock, deadlock_confirm_delay,

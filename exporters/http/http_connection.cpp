@@ -33,7 +33,7 @@ bool ConnectionSteps::open(HttpConnection& c, int fd) const {
 
 void ConnectionSteps::advance(HttpConnection& c) const {
   if (c.phase == HttpConnection::Phase::handshake) handshake(c);
-  if (c.phase == HttpConnection::Phase::reading) read_head(c);
+  if (c.phase == HttpConnection::Phase::reading) read_request(c);
   if (c.phase == HttpConnection::Phase::writing) write_answer(c);
   if (c.phase == HttpConnection::Phase::draining) drain(c);
 }
@@ -78,24 +78,39 @@ void ConnectionSteps::handshake(HttpConnection& c) const {
   if (went_on(c, tls_->handshake(c.tls))) c.phase = HttpConnection::Phase::reading;
 }
 
-// Reads what has arrived, never more than the head's limit plus one byte.
-void ConnectionSteps::read_head(HttpConnection& c) const {
+// Reads what has arrived, never more than the head's limit plus one byte,
+// then never more than the body the head announced.
+void ConnectionSteps::read_request(HttpConnection& c) const {
   char buffer[4096];
   for (;;) {
-    size_t room = std::min(sizeof(buffer), max_head_ + 1 - c.in.size());
+    const size_t cap = c.head_end != 0 ? c.head_end + c.body_size : max_head_ + 1;
+    size_t room = std::min(sizeof(buffer), cap - c.in.size());
     size_t got = 0;
     const bool read =
         c.tls ? went_on(c, tls_->read(c.tls, buffer, room, got)) : went_on(c, recv(c.fd, buffer, room, 0), POLLIN, got);
     if (!read) return;  // nothing more yet, or gone before asking anything
     c.in.append(buffer, got);
-    size_t end = request_head_end(c.in);
-    if (end != std::string::npos && end <= max_head_)
-      return answer(c, respond_(std::string_view(c.in).substr(0, end), c));
-    if (c.in.size() > max_head_)
-      return answer(
-          c, serialize_response(
-                 plain_response(431, "the request head is over " + std::to_string(max_head_) + " bytes\n"), false));
+    std::string bytes = answer_for(c);
+    if (!bytes.empty()) return answer(c, std::move(bytes));
   }
+}
+
+std::string ConnectionSteps::answer_for(HttpConnection& c) const {
+  auto refuse = [](int status, std::string why) { return serialize_response(plain_response(status, why), false); };
+  if (c.head_end == 0) {
+    const size_t end = request_head_end(c.in);
+    if (end == std::string::npos || end > max_head_) {
+      if (c.in.size() <= max_head_) return "";
+      return refuse(431, "the request head is over " + std::to_string(max_head_) + " bytes\n");
+    }
+    const int refused = request_.body_size(std::string_view(c.in).substr(0, end), c.body_size);
+    if (refused != 0)
+      return refuse(refused, refused == 411 ? "a body needs Content-Length\n" : "the body is too large\n");
+    c.head_end = end;
+  }
+  if (c.in.size() < c.head_end + c.body_size) return "";
+  const std::string_view in(c.in);
+  return request_.respond(in.substr(0, c.head_end), std::string(in.substr(c.head_end, c.body_size)), c);
 }
 
 void ConnectionSteps::answer(HttpConnection& c, std::string bytes) const {

@@ -28,7 +28,9 @@ struct HttpConnection {
   TlsServer::Session* tls = nullptr;
   Phase phase = Phase::reading;
   short waits_for = POLLIN;  // what the last step needs of the socket (TLS may need either way)
-  std::string in;            // the request head so far
+  std::string in;            // the request head so far, then its body
+  size_t head_end = 0;       // where the head ends in `in`, once it has
+  size_t body_size = 0;      // the body's bytes after it
   std::string out;           // the answer
   size_t sent = 0;
   size_t drained = 0;  // bytes read and dropped after the answer
@@ -41,10 +43,15 @@ struct HttpConnection {
 // The steps, with what they need from the server.
 class ConnectionSteps {
  public:
-  // The bytes to answer a complete request head with.
-  using Respond = std::function<std::string(std::string_view head, const HttpConnection& c)>;
-  ConnectionSteps(const TlsServer* tls, size_t max_head_bytes, std::chrono::milliseconds timeout, Respond respond)
-      : tls_(tls), max_head_(max_head_bytes), timeout_(timeout), respond_(std::move(respond)) {}
+  // What the server makes of a request.
+  struct Request {
+    // How many body bytes follow a head, or the status refusing it (411, 413).
+    std::function<int(std::string_view head, size_t& size)> body_size;
+    // The bytes to answer a whole request with.
+    std::function<std::string(std::string_view head, std::string body, const HttpConnection& c)> respond;
+  };
+  ConnectionSteps(TlsServer* tls, size_t max_head_bytes, std::chrono::milliseconds timeout, Request request)
+      : tls_(tls), max_head_(max_head_bytes), timeout_(timeout), request_(std::move(request)) {}
 
   // A freshly accepted socket: its phase, session and deadline. False (and
   // the socket left to the caller) when OpenSSL gives no session.
@@ -57,15 +64,17 @@ class ConnectionSteps {
   bool went_on(HttpConnection& c, TlsServer::Step step) const;
   bool went_on(HttpConnection& c, ssize_t n, short wait, size_t& moved) const;
   void handshake(HttpConnection& c) const;
-  void read_head(HttpConnection& c) const;
+  void read_request(HttpConnection& c) const;
+  // The answer's bytes once the head or the whole request is in; "" to read on.
+  std::string answer_for(HttpConnection& c) const;
   void answer(HttpConnection& c, std::string bytes) const;
   void write_answer(HttpConnection& c) const;
   void drain(HttpConnection& c) const;
 
-  const TlsServer* tls_;
+  TlsServer* tls_;
   size_t max_head_;
   std::chrono::milliseconds timeout_;
-  Respond respond_;
+  Request request_;
 };
 
 }  // namespace jvmsight

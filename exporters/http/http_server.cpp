@@ -75,8 +75,12 @@ std::string serialize_response(const HttpResponse& r, bool head) {
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) +
                     "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " + std::to_string(r.body.size()) +
                     "\r\nCache-Control: no-store\r\nConnection: close\r\n";
-  if (r.status == 405) out += "Allow: GET, HEAD\r\n";
-  for (const auto& [name, value] : r.headers) out += name + ": " + value + "\r\n";
+  bool allow = false;
+  for (const auto& [name, value] : r.headers) {
+    out += name + ": " + value + "\r\n";
+    allow = allow || name == "Allow";
+  }
+  if (r.status == 405 && !allow) out += "Allow: GET, HEAD\r\n";
   out += "\r\n";
   if (!head) out += r.body;
   return out;
@@ -152,9 +156,10 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
   const HttpServer& self = *server;
   server->loop_ = ServerLoop::start(
       fd, std::move(tls), c,
-      [&self](std::string_view head, const HttpConnection& from) {
-        return self.respond(head, from.remote_addr, from.local);
-      },
+      ConnectionSteps::Request{[&self](std::string_view head, size_t& size) { return self.body_size(head, size); },
+                               [&self](std::string_view head, std::string body, const HttpConnection& from) {
+                                 return self.respond(head, std::move(body), from.remote_addr, from.local);
+                               }},
       error);
   if (!server->loop_) return nullptr;
   return server;
@@ -162,18 +167,32 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
 
 HttpServer::~HttpServer() = default;
 
-std::string HttpServer::respond(std::string_view head, const std::string& remote_addr, bool local) const {
+int HttpServer::body_size(std::string_view head, size_t& size) const {
+  size = 0;
+  if (config_.max_body_bytes <= 0) return 0;  // no route takes a body: whatever follows is drained
+  RequestHead parsed;
+  if (parse_request_head(head, parsed) != 0 || parsed.method != "POST") return 0;  // answered by respond
+  if (parsed.has_transfer_encoding) return 411;
+  if (parsed.content_length > config_.max_body_bytes) return 413;
+  size = parsed.content_length > 0 ? static_cast<size_t>(parsed.content_length) : 0;
+  return 0;
+}
+
+std::string HttpServer::respond(std::string_view head, std::string body, const std::string& remote_addr,
+                                bool local) const {
   RequestHead parsed;
   int refused = parse_request_head(head, parsed);
   if (refused != 0) return serialize_response(plain_response(refused, std::string(reason(refused)) + "\n"), false);
   HttpResponse resp;
   try {
     HttpRequest req;
+    req.method = parsed.method;
     req.path = parsed.path;
     req.query = parsed.query;
     req.remote_addr = remote_addr;
     req.local = local;
-    resp = route(req, parsed.method, parsed.has_authorization ? parsed.authorization.c_str() : nullptr);
+    req.body = std::move(body);
+    resp = route(req, parsed.has_authorization ? parsed.authorization.c_str() : nullptr);
   } catch (const std::exception& e) {
     log::debug("http handler failed: ", e.what());
     resp = plain_response(500, "internal error\n");
@@ -183,7 +202,7 @@ std::string HttpServer::respond(std::string_view head, const std::string& remote
   return serialize_response(resp, parsed.method == "HEAD");
 }
 
-HttpResponse HttpServer::route(const HttpRequest& req, const std::string& method, const char* authorization) const {
+HttpResponse HttpServer::route(const HttpRequest& req, const char* authorization) const {
   const Credentials& credentials = config_.credentials;
   if (!credentials.empty() && !credentials.accepts(authorization)) {
     HttpResponse resp{401, plain_content_type, "authentication required\n"};
@@ -192,10 +211,17 @@ HttpResponse HttpServer::route(const HttpRequest& req, const std::string& method
     if (credentials.bearer) resp.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"jvmsight\"");
     return resp;
   }
-  if (method != "GET" && method != "HEAD") return {405, plain_content_type, "only GET and HEAD are served\n"};
+  const bool get = req.method == "GET" || req.method == "HEAD";
+  const bool post = req.method == "POST" && config_.max_body_bytes > 0;
+  if (!get && !post) return {405, plain_content_type, "only GET and HEAD are served\n"};
   HttpResponse resp{404, plain_content_type, "not found; endpoints:"};
   for (const auto& r : routes_) {
     if (r.path == req.path) {
+      if (r.post != post) {
+        HttpResponse wrong{405, plain_content_type, r.path + (r.post ? " takes POST\n" : " takes GET and HEAD\n")};
+        if (r.post) wrong.headers.emplace_back("Allow", "POST");
+        return wrong;
+      }
       if (r.local_only && !req.local)
         return {403, plain_content_type,
                 r.path + " is served only to clients on this machine (loopback); see the details option\n"};

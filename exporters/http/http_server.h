@@ -32,6 +32,7 @@ constexpr const char* plain_content_type = "text/plain; charset=utf-8";
 constexpr const char* json_content_type = "application/json";
 
 struct HttpRequest {
+  std::string method;  // "GET", "HEAD", or "POST" (routes that take a body)
   std::string path;
   std::string query;        // after '?', raw
   std::string remote_addr;  // the client's address ("127.0.0.1", "::1", "::ffff:10.0.0.1")
@@ -39,6 +40,7 @@ struct HttpRequest {
   // connected to one. A sidecar proxy forwarding from 127.0.0.6 to the pod's
   // own address is not local (docs/SECURITY.md).
   bool local = false;
+  std::string body;  // POST routes only: Content-Length bytes
 };
 
 struct HttpResponse {
@@ -60,6 +62,8 @@ struct HttpRoute {
   // Non-local clients share this limit with every route holding it (429 when
   // too soon); local clients are not limited.
   std::shared_ptr<DumpRateLimit> remote_rate_limit = nullptr;
+  // POST with a body (at most max_body_bytes) instead of GET and HEAD.
+  bool post = false;
 };
 
 // The system calls of the server's thread whose failure it must survive;
@@ -79,6 +83,9 @@ struct HttpServerConfig {
   int request_timeout_ms = 10000;
   // Request line plus headers, in bytes; larger requests are refused.
   int max_request_bytes = 8192;
+  // A POST body, in bytes (Content-Length; no chunked bodies). 0: no route
+  // takes one, and bodies are not read.
+  int max_body_bytes = 0;
   // Connections open at once. When all are taken, a new one still gets in:
   // the address holding the most slots loses its oldest unfinished one.
   int max_connections = 64;
@@ -115,8 +122,10 @@ class HttpServer {
  private:
   HttpServer() = default;
   // The bytes to send back for a complete request head from remote_addr.
-  std::string respond(std::string_view head, const std::string& remote_addr, bool local) const;
-  HttpResponse route(const HttpRequest& req, const std::string& method, const char* authorization) const;
+  std::string respond(std::string_view head, std::string body, const std::string& remote_addr, bool local) const;
+  // How many body bytes follow a head, or the status refusing it (411, 413).
+  int body_size(std::string_view head, size_t& size) const;
+  HttpResponse route(const HttpRequest& req, const char* authorization) const;
 
   int port_ = 0;
   HttpServerConfig config_;
