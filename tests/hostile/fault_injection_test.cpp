@@ -12,6 +12,7 @@
 #include <fstream>
 #include <future>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "exporters/http/http_server.h"
@@ -95,6 +96,34 @@ TEST(ServerFaults, PollFailuresCostAPauseAndOneLine) {
   EXPECT_LE(failed_calls, 20) << "poll() failing made the thread spin";
   const std::string log = err.text();
   EXPECT_EQ(count(log, "jvmsight: warning: http server: poll failed (Cannot allocate memory)"), 1u) << log;
+}
+
+TEST(ServerFaults, AnExceptionOutOfATurnRestartsTheLoopAfterAPause) {
+  std::atomic<bool> throwing{false};
+  std::atomic<int> calls{0};
+  HttpServerConfig config;
+  config.calls.poll = [&](pollfd* fds, nfds_t n, int timeout) {
+    if (!throwing) return ::poll(fds, n, timeout);
+    ++calls;
+    throw std::runtime_error("injected");
+  };
+  StderrCapture err;
+  std::string error;
+  auto s = HttpServer::start(config, routes(), error);
+  ASSERT_TRUE(s) << error;
+  ASSERT_TRUE(serves(s->port()));
+  throwing = true;
+  auto during = std::async(std::launch::async, [&] { return serves(s->port(), 10s); });
+  std::this_thread::sleep_for(2500ms);
+  const int thrown = calls;
+  throwing = false;
+  EXPECT_TRUE(during.get()) << "the server did not come back";
+  EXPECT_TRUE(serves(s->port()));
+  s.reset();
+  EXPECT_GE(thrown, 2) << "the loop was not restarted";
+  EXPECT_LE(thrown, 4) << "no pause between restarts";
+  const std::string log = err.text();
+  EXPECT_EQ(count(log, "jvmsight: warning: http server: a turn failed (injected)"), 1u) << log;
 }
 
 TEST(ServerFaults, AcceptFailuresPauseAcceptingNotTheServer) {
