@@ -5,6 +5,7 @@
 #include "agent/version.h"
 #include "common/log.h"
 #include "common/own_directory.h"
+#include "exporters/reports/thread_report.h"
 
 namespace jvmsight {
 namespace {
@@ -65,6 +66,10 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   plugin->exporter_ = start(&host, &plugin->schedule_);
   if (plugin->exporter_ == nullptr) return nullptr;  // the plugin said why
   return plugin;
+}
+
+void OtlpPlugin::deadlock_confirmed(const DeadlockReport& report) {
+  if (exports_deadlocks()) push_deadlock(report, deadlocks_text({report}));
 }
 
 }  // namespace jvmsight

@@ -10,6 +10,7 @@
 
 #include "exporters/otlp/otlp_plugin.h"
 #include "model/deadlock.h"
+#include "model/deadlock_sink.h"
 #include "model/span.h"
 #include "model/telemetry.h"
 
@@ -23,7 +24,9 @@ struct OtlpPluginSettings {
   std::string java_command;
 };
 
-class OtlpPlugin {
+// A DeadlockSink: each confirmed deadlock becomes a log record (when logs
+// are exported; see exports_deadlocks).
+class OtlpPlugin : public DeadlockSink {
  public:
   // Null when OTLP is not requested, or the plugin cannot be used (logged).
   static std::unique_ptr<OtlpPlugin> load(const OtlpPluginSettings& settings);
@@ -41,6 +44,7 @@ class OtlpPlugin {
   void push_deadlock(const DeadlockReport& report, const std::string& text) {
     push_deadlock_(exporter_, &report, text.c_str());
   }
+  void deadlock_confirmed(const DeadlockReport& report) override;
   void append_self_metrics(MetricFamilies& families) { self_metrics_(exporter_, &families); }
   // The final flush: returns within about `deadline`.
   void shutdown(std::chrono::milliseconds deadline) { shutdown_(exporter_, deadline.count()); }
