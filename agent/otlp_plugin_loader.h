@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "exporters/otlp/otlp_plugin.h"
+#include "exporters/otlp/otlp_abi.h"
 #include "model/deadlock.h"
 #include "model/deadlock_sink.h"
 #include "model/span.h"
@@ -41,9 +41,7 @@ class OtlpPlugin : public DeadlockSink {
   // waits on the network.
   void push(const MetricFamilies& families) { push_(exporter_, &families); }
   void push_spans(const std::vector<SpanRecord>& spans) { push_spans_(exporter_, &spans); }
-  void push_deadlock(const DeadlockReport& report, const std::string& text) {
-    push_deadlock_(exporter_, &report, text.c_str());
-  }
+  void push_deadlock(const DeadlockReport& report) { push_deadlock_(exporter_, &report); }
   void deadlock_confirmed(const DeadlockReport& report) override;
   void append_self_metrics(MetricFamilies& families) { self_metrics_(exporter_, &families); }
   // The final flush: returns within about `deadline`.

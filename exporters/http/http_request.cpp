@@ -90,6 +90,20 @@ bool next_line(std::string_view head, size_t& pos, std::string_view& line, bool&
   return true;
 }
 
+// Digits only, below 2^40; a repeated field must repeat the value (RFC 9112
+// 6.3: anything else is a framing error, never a guess).
+bool parse_content_length(std::string_view value, long long& out) {
+  if (value.empty() || value.size() > 12) return false;
+  long long n = 0;
+  for (char c : value) {
+    if (!is_digit(c)) return false;
+    n = n * 10 + (c - '0');
+  }
+  if (out >= 0 && out != n) return false;
+  out = n;
+  return true;
+}
+
 }  // namespace
 
 size_t request_head_end(std::string_view received) {
@@ -136,6 +150,10 @@ int parse_request_head(std::string_view head, RequestHead& out) {
       if (out.has_authorization) return 400;  // two answers to one question: refuse, never pick
       out.authorization = std::string(value);
       out.has_authorization = true;
+    } else if (iequals(line.substr(0, colon), "Content-Length")) {
+      if (!parse_content_length(value, out.content_length)) return 400;
+    } else if (iequals(line.substr(0, colon), "Transfer-Encoding")) {
+      out.has_transfer_encoding = true;
     }
   }
   return 0;

@@ -1,6 +1,7 @@
 #pragma once
 // The request head of HTTP/1.0 and 1.1, as the exporter's server reads it:
-// the request line, and of the header fields only Authorization. Pure, for
+// the request line, and of the header fields only Authorization and the
+// body's framing (Content-Length, Transfer-Encoding). Pure, for
 // the tests and the fuzzer; the bytes come from anyone who can connect.
 #include <cstddef>
 #include <string>
@@ -14,6 +15,8 @@ struct RequestHead {
   std::string query;          // after '?', raw
   std::string authorization;  // the Authorization field's value, "" if absent
   bool has_authorization = false;
+  long long content_length = -1;       // -1 when absent
+  bool has_transfer_encoding = false;  // chunked or other: a body of unknown length
 };
 
 // Where the head ends in what arrived so far: the offset just past the

@@ -108,8 +108,12 @@ std::string serialize_response(const HttpResponse& r, bool head) {
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) +
                     "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " + std::to_string(r.body.size()) +
                     "\r\nCache-Control: no-store\r\nConnection: close\r\n";
-  if (r.status == 405) out += "Allow: GET, HEAD\r\n";
-  for (const auto& [name, value] : r.headers) out += name + ": " + value + "\r\n";
+  bool allow = false;
+  for (const auto& [name, value] : r.headers) {
+    out += name + ": " + value + "\r\n";
+    allow = allow || name == "Allow";
+  }
+  if (r.status == 405 && !allow) out += "Allow: GET, HEAD\r\n";
   out += "\r\n";
   if (!head) out += r.body;
   return out;
@@ -125,7 +129,9 @@ struct HttpServer::Loop {
     TlsServer::Session* tls = nullptr;
     Phase phase = Phase::reading;
     short waits_for = POLLIN;  // what the last step needs of the socket (TLS may need either way)
-    std::string in;            // the request head so far
+    std::string in;            // the request head so far, then its body
+    size_t head_end = 0;       // where the head ends in `in`, once it has
+    size_t body_size = 0;      // the body's bytes after it
     std::string out;           // the answer
     size_t sent = 0;
     Clock::time_point deadline;
@@ -291,24 +297,37 @@ struct HttpServer::Loop {
     if (went_on(c, tls->handshake(c.tls))) c.phase = Connection::Phase::reading;
   }
 
-  // Reads what has arrived, never more than the head's limit plus one byte.
+  // Reads what has arrived, never more than the head's limit plus one byte,
+  // then never more than the body the head announced.
   void read_head(Connection& c) {
     const size_t limit = static_cast<size_t>(config.max_request_bytes);
     char buffer[4096];
     for (;;) {
-      size_t room = std::min(sizeof(buffer), limit + 1 - c.in.size());
+      const size_t cap = c.head_end != 0 ? c.head_end + c.body_size : limit + 1;
+      size_t room = std::min(sizeof(buffer), cap - c.in.size());
       size_t got = 0;
       const bool read = c.tls ? went_on(c, tls->read(c.tls, buffer, room, got))
                               : went_on(c, recv(c.fd, buffer, room, 0), POLLIN, got);
       if (!read) return;  // nothing more yet, or gone before asking anything
       c.in.append(buffer, got);
-      size_t end = request_head_end(c.in);
-      if (end != std::string::npos && end <= limit)
-        return answer(c, server.respond(std::string_view(c.in).substr(0, end), c.remote_addr));
-      if (c.in.size() > limit)
-        return answer(
-            c, serialize_response(plain_response(431, "the request head is over " + std::to_string(limit) + " bytes\n"),
-                                  false));
+      if (c.head_end == 0) {
+        size_t end = request_head_end(c.in);
+        if (end != std::string::npos && end <= limit) {
+          const int refused = server.body_size(std::string_view(c.in).substr(0, end), c.body_size);
+          if (refused != 0)
+            return answer(c, serialize_response(plain_response(refused, std::string(reason(refused)) + "\n"), false));
+          c.head_end = end;
+        } else if (c.in.size() > limit) {
+          return answer(
+              c, serialize_response(
+                     plain_response(431, "the request head is over " + std::to_string(limit) + " bytes\n"), false));
+        }
+      }
+      if (c.head_end != 0 && c.in.size() >= c.head_end + c.body_size) {
+        const std::string_view in(c.in);
+        return answer(c, server.respond(in.substr(0, c.head_end), std::string(in.substr(c.head_end, c.body_size)),
+                                        c.remote_addr));
+      }
     }
   }
 
@@ -433,18 +452,31 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
 
 HttpServer::~HttpServer() = default;
 
-std::string HttpServer::respond(std::string_view head, const std::string& remote_addr) const {
+int HttpServer::body_size(std::string_view head, size_t& size) const {
+  size = 0;
+  if (config_.max_body_bytes <= 0) return 0;  // no route takes a body: whatever follows is drained
+  RequestHead parsed;
+  if (parse_request_head(head, parsed) != 0 || parsed.method != "POST") return 0;  // answered by respond
+  if (parsed.has_transfer_encoding) return 411;
+  if (parsed.content_length > config_.max_body_bytes) return 413;
+  size = parsed.content_length > 0 ? static_cast<size_t>(parsed.content_length) : 0;
+  return 0;
+}
+
+std::string HttpServer::respond(std::string_view head, std::string body, const std::string& remote_addr) const {
   RequestHead parsed;
   int refused = parse_request_head(head, parsed);
   if (refused != 0) return serialize_response(plain_response(refused, std::string(reason(refused)) + "\n"), false);
   HttpResponse resp;
   try {
     HttpRequest req;
+    req.method = parsed.method;
     req.path = parsed.path;
     req.query = parsed.query;
     req.remote_addr = remote_addr;
     req.local = config_.is_local && config_.is_local(remote_addr);
-    resp = route(req, parsed.method, parsed.has_authorization ? parsed.authorization.c_str() : nullptr);
+    req.body = std::move(body);
+    resp = route(req, parsed.has_authorization ? parsed.authorization.c_str() : nullptr);
   } catch (const std::exception& e) {
     log::debug("http handler failed: ", e.what());
     resp = plain_response(500, "internal error\n");
@@ -454,7 +486,7 @@ std::string HttpServer::respond(std::string_view head, const std::string& remote
   return serialize_response(resp, parsed.method == "HEAD");
 }
 
-HttpResponse HttpServer::route(const HttpRequest& req, const std::string& method, const char* authorization) const {
+HttpResponse HttpServer::route(const HttpRequest& req, const char* authorization) const {
   const Credentials& credentials = config_.credentials;
   if (!credentials.empty() && !credentials.accepts(authorization)) {
     HttpResponse resp{401, plain_content_type, "authentication required\n"};
@@ -462,10 +494,17 @@ HttpResponse HttpServer::route(const HttpRequest& req, const std::string& method
                                                                     : "Bearer realm=\"jvmsight\"");
     return resp;
   }
-  if (method != "GET" && method != "HEAD") return {405, plain_content_type, "only GET and HEAD are served\n"};
+  const bool get = req.method == "GET" || req.method == "HEAD";
+  const bool post = req.method == "POST" && config_.max_body_bytes > 0;
+  if (!get && !post) return {405, plain_content_type, "only GET and HEAD are served\n"};
   HttpResponse resp{404, plain_content_type, "not found; endpoints:"};
   for (const auto& r : routes_) {
     if (r.path == req.path) {
+      if (r.post != post) {
+        HttpResponse wrong{405, plain_content_type, r.path + (r.post ? " takes POST\n" : " takes GET and HEAD\n")};
+        if (r.post) wrong.headers.emplace_back("Allow", "POST");
+        return wrong;
+      }
       if (r.local_only && !req.local)
         return {403, plain_content_type,
                 r.path + " is served only to clients on this machine (loopback); see the details option\n"};

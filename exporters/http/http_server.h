@@ -29,10 +29,12 @@ constexpr const char* plain_content_type = "text/plain; charset=utf-8";
 constexpr const char* json_content_type = "application/json";
 
 struct HttpRequest {
+  std::string method;  // "GET", "HEAD", or "POST" (routes that take a body)
   std::string path;
   std::string query;        // after '?', raw
   std::string remote_addr;  // the client's address ("127.0.0.1", "::1", "::ffff:10.0.0.1")
   bool local = false;       // the client is on this machine (loopback)
+  std::string body;         // POST routes only: Content-Length bytes
 };
 
 struct HttpResponse {
@@ -54,6 +56,8 @@ struct HttpRoute {
   // Non-local clients share this limit with every route holding it (429 when
   // too soon); local clients are not limited.
   std::shared_ptr<DumpRateLimit> remote_rate_limit = nullptr;
+  // POST with a body (at most max_body_bytes) instead of GET and HEAD.
+  bool post = false;
 };
 
 // The server's limits against slow or greedy clients, and who may call it.
@@ -65,6 +69,9 @@ struct HttpServerConfig {
   int request_timeout_ms = 10000;
   // Request line plus headers, in bytes; larger requests are refused.
   int max_request_bytes = 8192;
+  // A POST body, in bytes (Content-Length; no chunked bodies). 0: no route
+  // takes one, and bodies are not read.
+  int max_body_bytes = 0;
   // Connections open at once; more wait in the kernel's backlog until one
   // is answered or cut off.
   int max_connections = 16;
@@ -94,8 +101,10 @@ class HttpServer {
   struct Loop;
   HttpServer() = default;
   // The bytes to send back for a complete request head from remote_addr.
-  std::string respond(std::string_view head, const std::string& remote_addr) const;
-  HttpResponse route(const HttpRequest& req, const std::string& method, const char* authorization) const;
+  std::string respond(std::string_view head, std::string body, const std::string& remote_addr) const;
+  // How many body bytes follow a head, or the status refusing it (411, 413).
+  int body_size(std::string_view head, size_t& size) const;
+  HttpResponse route(const HttpRequest& req, const char* authorization) const;
 
   int port_ = 0;
   HttpServerConfig config_;
