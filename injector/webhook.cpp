@@ -33,14 +33,12 @@ std::string InjectorMetrics::prometheus_text() const {
   for (const auto& [reason, n] : skips_) add_sample(skips, static_cast<double>(n), {{"reason", reason}});
   auto& errors = add_family(families, "jvmsight_injector_errors_total", MetricType::counter,
                             "Reviews that failed: malformed (answered 400) or internal (admitted unpatched)");
-  for (const char* kind : {"malformed", "internal"}) {
-    auto it = errors_.find(kind);
-    add_sample(errors, it == errors_.end() ? 0.0 : static_cast<double>(it->second), {{"kind", kind}});
-  }
+  for (const auto& [kind, n] : errors_) add_sample(errors, static_cast<double>(n), {{"kind", kind}});
   return to_prometheus_text(families);
 }
 
-HttpResponse mutate(const HttpRequest& request, const InjectorConfig& config, InjectorMetrics& metrics) {
+HttpResponse mutate(const HttpRequest& request, bool namespace_opted_in, const InjectorConfig& config,
+                    InjectorMetrics& metrics) {
   metrics.reviewed();
   AdmissionRequest review;
   std::string problem = parse_admission_review(request.body, review);
@@ -51,7 +49,7 @@ HttpResponse mutate(const HttpRequest& request, const InjectorConfig& config, In
   }
   AdmissionDecision decision;
   try {
-    decision = decide(review, query_param(request.query, "namespace") == "opted-in", config);
+    decision = decide(review, namespace_opted_in, config);
   } catch (const std::exception& e) {
     // Never block a pod: admitted as it came, and counted.
     metrics.error("internal");
@@ -71,9 +69,14 @@ HttpResponse mutate(const HttpRequest& request, const InjectorConfig& config, In
 std::vector<HttpRoute> injector_routes(const InjectorConfig& config, InjectorMetrics& metrics) {
   auto ok = [](const HttpRequest&) { return plain_response(200, "ok\n"); };
   std::vector<HttpRoute> routes;
-  routes.push_back({"/mutate", [&config, &metrics](const HttpRequest& r) { return mutate(r, config, metrics); },
-                    "AdmissionReview v1 (POST)"});
-  routes.back().post = true;
+  for (bool namespace_opted_in : {false, true}) {
+    routes.push_back({namespace_opted_in ? "/mutate/namespace" : "/mutate",
+                      [&config, &metrics, namespace_opted_in](const HttpRequest& r) {
+                        return mutate(r, namespace_opted_in, config, metrics);
+                      },
+                      "AdmissionReview v1 (POST)"});
+    routes.back().post = true;
+  }
   routes.push_back({"/healthz", ok, "liveness"});
   routes.push_back({"/readyz", ok, "readiness"});
   routes.push_back({"/metrics",
