@@ -22,8 +22,9 @@ bool resolve(void* handle, const char* name, Fn& out) {
 std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings) {
   if (!otlp::otlp_requested(settings.endpoint.c_str())) return nullptr;
   const std::string path = own_directory() + "/" + plugin_file;
-  // RTLD_LOCAL: gRPC's and protobuf's symbols stay out of the JVM's namespace.
-  // Never dlclosed: gRPC keeps threads that would run unmapped code.
+  // RTLD_LOCAL: protobuf's, nghttp2's and OpenSSL's symbols stay out of the
+  // JVM's namespace. Never dlclosed: the export workers' threads may still
+  // run its code after shutdown's deadline.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
@@ -65,6 +66,10 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   plugin->exporter_ = start(&host, &plugin->schedule_);
   if (plugin->exporter_ == nullptr) return nullptr;  // the plugin said why
   return plugin;
+}
+
+void OtlpPlugin::deadlock_confirmed(const DeadlockReport& report) {
+  if (exports_deadlocks()) push_deadlock(report);
 }
 
 }  // namespace jvmsight

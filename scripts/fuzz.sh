@@ -15,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-TARGETS=(options_fuzz reports_fuzz prometheus_text_fuzz otlp_env_fuzz http_server_fuzz)
+TARGETS=(options_fuzz reports_fuzz prometheus_text_fuzz otlp_env_fuzz otlp_response_fuzz http_server_fuzz
+  admission_review_fuzz)
 RSS_LIMIT_MB=${FUZZ_RSS_LIMIT_MB:-1024}
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
 mode=${1:-}

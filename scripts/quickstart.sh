@@ -16,22 +16,25 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # style check), clang and libclang-rt-14-dev (libFuzzer and the sanitizer
 # runtimes: scripts/fuzz.sh, ctest -L fuzz), and for the deploy tests
 # (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
-# and runc; debootstrap (the Debian 13 root for the extra test JDKs 8 and 21:
-# scripts/install_jdks.sh) and jattach (attach on every JDK, 8 included).
-# helm, kubectl and
+# and runc, python3-jsonpatch (an RFC 6902 implementation applying the
+# injector's patches in tests/deploy), debootstrap (the Debian 13 root for the
+# extra test JDKs 8 and 21: scripts/install_jdks.sh) and jattach (attach on
+# every JDK, 8 included). helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
+# jvmsight-injector (the admission webhook) parses AdmissionReviews with nlohmann::json.
+PACKAGES+=(nlohmann-json3-dev)
 # The OTLP exporter plugin (libjvmsight-otlp.so, built by default; the agent
-# runs without it): protobuf, nghttp2 (gRPC's HTTP/2), OpenSSL, zlib, grpc++
-# (the generated services its test receivers serve), and npm to fetch the
-# pinned .proto files once (cmake/otlp_protos.lock).
-PACKAGES+=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler zlib1g-dev libnghttp2-dev)
+# runs without it): protobuf, nghttp2 (gRPC's HTTP/2), OpenSSL, zlib, and npm
+# to fetch the pinned .proto files once (cmake/otlp_protos.lock).
+PACKAGES+=(libprotobuf-dev protobuf-compiler zlib1g-dev libnghttp2-dev)
 # Debian's nodejs and npm, unless a node with npm is there already (a
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)
-TEST_PACKAGES=(libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
+# grpc++ and its protoc plugin: only the OTLP tests' receivers (tests/otlp).
+TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
   clang libclang-rt-14-dev openssl
-  buildah umoci busybox-static patchelf runc
+  buildah umoci busybox-static patchelf runc python3-jsonpatch
   debootstrap jattach)
 [ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
@@ -52,7 +55,11 @@ build() {
   echo "==> building into build/"
   local tests=ON
   # The demo needs only the agent; an earlier test build keeps its tests.
-  [ "$MODE" = demo ] && ! dpkg-query -W -f='${Status}' libgtest-dev 2>/dev/null | grep -q "ok installed" && tests=OFF
+  if [ "$MODE" = demo ]; then
+    for p in libgtest-dev libgrpc++-dev; do
+      dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || tests=OFF
+    done
+  fi
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJVMSIGHT_BUILD_TESTS=$tests >/dev/null
   cmake --build build -j"$(nproc)"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the portable agent bundle: every .so of the agent build directory
-# (libjvmsight.so, libjvmsight-otlp.so and its transports) plus every library
+# (libjvmsight.so, libjvmsight-otlp.so) plus every library
 # they need that a JVM image cannot be expected to have, in one flat
 # directory. Each file is stripped and gets RUNPATH $ORIGIN, so the dynamic
 # linker finds the bundled libraries next to the one that needs them,

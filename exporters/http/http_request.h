@@ -1,7 +1,10 @@
 #pragma once
 // The request head of HTTP/1.0 and 1.1, as the exporter's server reads it:
-// the request line, and of the header fields only Authorization. Pure, for
+// the request line, and of the header fields only Authorization and the
+// body's framing (Content-Length, Transfer-Encoding). Pure, for
 // the tests and the fuzzer; the bytes come from anyone who can connect.
+// The target may be in origin form ("/metrics?x") or absolute form
+// ("http://host:9404/metrics?x"), as RFC 9112 asks of a server.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,6 +17,8 @@ struct RequestHead {
   std::string query;          // after '?', raw
   std::string authorization;  // the Authorization field's value, "" if absent
   bool has_authorization = false;
+  long long content_length = -1;       // -1 when absent
+  bool has_transfer_encoding = false;  // chunked or other: a body of unknown length
 };
 
 // Where the head ends in what arrived so far: the offset just past the

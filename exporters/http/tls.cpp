@@ -4,12 +4,16 @@
 #include <openssl/err.h>  // constants and inline helpers only: OpenSSL is reached through dlsym
 #include <openssl/ssl.h>
 #include <openssl/x509err.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <fstream>
+
+#include "common/log.h"
 
 namespace jvmsight {
 namespace {
@@ -55,6 +59,24 @@ std::string unreadable(const char* option, const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::string("cannot read ") + option + " '" + path + "': " + std::strerror(errno);
   return "";
+}
+
+// Which file a path names now and its size and time: a rotation (a new file
+// or a secret volume's symlink swap) changes it. "" when either is missing.
+std::string file_stamp(const TlsConfig& config) {
+  std::string stamp;
+  for (const std::string* path : {&config.cert_file, &config.key_file}) {
+    struct stat st {};
+    if (stat(path->c_str(), &st) != 0) return "";
+    stamp += std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+             std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + ";";
+  }
+  return stamp;
+}
+
+long long steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace
@@ -118,9 +140,10 @@ std::unique_ptr<TlsServer> TlsServer::create(const TlsConfig& config, std::strin
   error = prepare_openssl();
   if (!error.empty()) return nullptr;
   std::unique_ptr<TlsServer> tls(new TlsServer());
-  auto method = resolve<const void* (*)()>("TLS_server_method");
-  auto ctx_new = resolve<void* (*)(const void*)>("SSL_CTX_new");
-  auto ctrl = resolve<long (*)(void*, int, long, void*)>("SSL_CTX_ctrl");
+  tls->config_ = config;
+  tls->method_ = resolve<const void* (*)()>("TLS_server_method");
+  tls->ctx_new_ = resolve<void* (*)(const void*)>("SSL_CTX_new");
+  tls->ctx_ctrl_ = resolve<long (*)(void*, int, long, void*)>("SSL_CTX_ctrl");
   tls->ctx_free_ = resolve<void (*)(void*)>("SSL_CTX_free");
   tls->new_ = resolve<void* (*)(void*)>("SSL_new");
   tls->free_ = resolve<void (*)(void*)>("SSL_free");
@@ -131,29 +154,64 @@ std::unique_ptr<TlsServer> TlsServer::create(const TlsConfig& config, std::strin
   tls->shutdown_ = resolve<int (*)(void*)>("SSL_shutdown");
   tls->get_error_ = resolve<int (*)(const void*, int)>("SSL_get_error");
   tls->clear_errors_ = resolve<void (*)()>("ERR_clear_error");
-  if (!method || !ctx_new || !ctrl || !tls->ctx_free_ || !tls->new_ || !tls->free_ || !tls->set_fd_ || !tls->accept_ ||
-      !tls->read_ || !tls->write_ || !tls->shutdown_ || !tls->get_error_ || !tls->clear_errors_) {
+  if (!tls->method_ || !tls->ctx_new_ || !tls->ctx_ctrl_ || !tls->ctx_free_ || !tls->new_ || !tls->free_ ||
+      !tls->set_fd_ || !tls->accept_ || !tls->read_ || !tls->write_ || !tls->shutdown_ || !tls->get_error_ ||
+      !tls->clear_errors_) {
     error = "the loaded OpenSSL lacks a TLS function";
     return nullptr;
   }
-  tls->ctx_ = ctx_new(method());
-  if (tls->ctx_ == nullptr) {
+  tls->loaded_stamp_ = file_stamp(config);
+  tls->ctx_ = tls->make_context(error);
+  if (tls->ctx_ == nullptr) return nullptr;
+  tls->next_check_ms_ = steady_ms() + 1000;
+  return tls;
+}
+
+void* TlsServer::make_context(std::string& error) const {
+  void* ctx = ctx_new_(method_());
+  if (ctx == nullptr) {
     error = "OpenSSL cannot make a TLS server context";
     return nullptr;
   }
-  error = configure_tls_context(tls->ctx_, config);
-  if (!error.empty()) return nullptr;
+  error = configure_tls_context(ctx, config_);
+  if (!error.empty()) {
+    ctx_free_(ctx);
+    return nullptr;
+  }
   // Non-blocking writes: a partial write is progress, and the next try may
   // come with the rest of the buffer, not the same pointer.
-  ctrl(tls->ctx_, SSL_CTRL_MODE, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, nullptr);
-  return tls;
+  ctx_ctrl_(ctx, SSL_CTRL_MODE, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, nullptr);
+  return ctx;
+}
+
+// Sessions hold a reference to their context (OpenSSL counts them), so the
+// old one may be freed while connections still use it.
+void TlsServer::reload_if_changed() {
+  const long long now = steady_ms();
+  if (now < next_check_ms_) return;
+  next_check_ms_ = now + 1000;
+  const std::string stamp = file_stamp(config_);
+  if (stamp.empty() || stamp == loaded_stamp_) return;
+  std::string error;
+  void* fresh = make_context(error);
+  if (fresh == nullptr) {
+    if (stamp != failed_stamp_)
+      log::warn("https: the changed certificate files do not load; serving the old pair: ", error);
+    failed_stamp_ = stamp;
+    return;
+  }
+  ctx_free_(ctx_);
+  ctx_ = fresh;
+  loaded_stamp_ = stamp;
+  log::info("https: reloaded ", config_.cert_file, " and ", config_.key_file);
 }
 
 TlsServer::~TlsServer() {
   if (ctx_ != nullptr) ctx_free_(ctx_);
 }
 
-TlsServer::Session* TlsServer::open(int fd) const {
+TlsServer::Session* TlsServer::open(int fd) {
+  reload_if_changed();
   void* ssl = new_(ctx_);
   if (ssl == nullptr) return nullptr;
   if (set_fd_(ssl, fd) != 1) {

@@ -26,6 +26,12 @@ std::string configure_tls_context(void* ssl_ctx, const TlsConfig& config);
 // The server side of TLS on non-blocking sockets: one OpenSSL context with
 // the certificate, and a session per connection. One thread at a time
 // (OpenSSL keeps its error queue per thread).
+//
+// The certificate and key files are read again when they change (checked at
+// most once a second, when a connection opens), as cert-manager and
+// Kubernetes secret volumes rotate them: new connections get the new pair,
+// open ones keep theirs. A pair that does not load (a half-written rotation)
+// is warned once and the old one serves on.
 class TlsServer {
  public:
   // Null, and error set to one sentence, when OpenSSL or the files fail.
@@ -39,7 +45,7 @@ class TlsServer {
   enum class Step { done, want_read, want_write, over };
   struct Session;
   // A session on a connected socket; null if OpenSSL refused one.
-  Session* open(int fd) const;
+  Session* open(int fd);
   Step handshake(Session* s) const;
   Step read(Session* s, char* buffer, size_t capacity, size_t& got) const;
   Step write(Session* s, const char* data, size_t size, size_t& written) const;
@@ -49,8 +55,18 @@ class TlsServer {
  private:
   TlsServer() = default;
   Step step(Session* s, int result) const;
+  // A configured SSL_CTX for config_, or null with error set.
+  void* make_context(std::string& error) const;
+  void reload_if_changed();
 
-  void* ctx_ = nullptr;  // SSL_CTX
+  TlsConfig config_;
+  std::string loaded_stamp_;     // identity of the files in ctx_ (file_stamp)
+  std::string failed_stamp_;     // of the last pair that failed to load, warned once
+  long long next_check_ms_ = 0;  // steady clock
+  void* ctx_ = nullptr;          // SSL_CTX
+  const void* (*method_)() = nullptr;
+  void* (*ctx_new_)(const void*) = nullptr;
+  long (*ctx_ctrl_)(void*, int, long, void*) = nullptr;
   void (*ctx_free_)(void*) = nullptr;
   void* (*new_)(void*) = nullptr;
   void (*free_)(void*) = nullptr;

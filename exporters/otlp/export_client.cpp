@@ -16,6 +16,10 @@ const char* signal_name(Signal signal) {
   return "?";
 }
 
+std::unique_ptr<ExportClient> make_client(Signal signal, const SignalConfig& config, std::string& error) {
+  return config.protocol == Protocol::grpc ? make_grpc_client(signal, config, error) : make_http_client(config, error);
+}
+
 void read_partial_success(ExportResult& result) {
   const std::string& response_bytes = result.response;
   // The three Export*ServiceResponse messages have the same wire layout:

@@ -1,11 +1,10 @@
 #pragma once
 // The transport seam: one export call (a serialized Export*ServiceRequest of
-// any signal) with a deadline, and what came of it. gRPC and HTTP/protobuf
-// implement it, each in its own shared object (libjvmsight-otlp-grpc.so,
-// libjvmsight-otlp-http.so) that the plugin loads only for the protocol in
-// use (transport_loader.h); the export worker retries on top. Transports
-// move bytes only and never look inside a request or response, so one
-// client type serves metrics, traces and logs.
+// any signal) with a deadline, and what came of it. gRPC (grpc_client.cpp)
+// and HTTP/protobuf (http_client.cpp) implement it, both inside
+// libjvmsight-otlp.so; the export worker retries on top. Transports move
+// bytes only and never look inside a request or response, so one client
+// type serves metrics, traces and logs.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -37,10 +36,11 @@ class ExportClient {
 // unparsable response is a full success).
 void read_partial_success(ExportResult& result);
 
-// Each transport shared object exports one factory of this type, named
-// jvmsight_otlp_make_client: null (and *error set) when the settings cannot
-// work, e.g. an unreadable certificate. abi: JVMSIGHT_OTLP_ABI_VERSION of the
-// caller, refused if it differs (the objects come from different builds).
-using MakeClientFn = ExportClient* (*)(uint32_t abi, Signal signal, const SignalConfig* config, std::string* error);
+// The client of config.protocol for one signal: null (and `error` set) when
+// the settings cannot work, e.g. an unreadable certificate.
+std::unique_ptr<ExportClient> make_client(Signal signal, const SignalConfig& config, std::string& error);
+// Each transport's own, for make_client.
+std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig& config, std::string& error);
+std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::string& error);
 
 }  // namespace jvmsight::otlp

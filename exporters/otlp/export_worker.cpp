@@ -3,6 +3,7 @@
 #include <random>
 
 #include "common/log.h"
+#include "exporters/otlp/backoff.h"
 
 namespace jvmsight::otlp {
 
@@ -95,6 +96,21 @@ void ExportWorker::run() {
   done_cv_.notify_all();
 }
 
+void ExportWorker::count_success(const ExportResult& r, size_t items) {
+  stats_.sent += items;
+  stats_.last_success_unix_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (failing_) log::info("OTLP: ", signal_name(signal_), " export works again");
+  failing_ = false;
+  if (r.rejected > 0 || !r.message.empty()) {
+    // Never retried: the collector has decided about this data.
+    stats_.rejected += static_cast<uint64_t>(std::max<int64_t>(0, r.rejected));
+    if (!partial_logged_)
+      log::warn("OTLP: the collector rejected ", r.rejected, " of the ", signal_name(signal_), ": ", r.message);
+    partial_logged_ = true;
+  }
+}
+
 void ExportWorker::send(const std::string& request, size_t items) {
   if (request.size() > settings_.max_request_bytes) {
     log::error("OTLP: a ", signal_name(signal_), " request of ", request.size(), " bytes exceeds the ",
@@ -106,7 +122,8 @@ void ExportWorker::send(const std::string& request, size_t items) {
   thread_local std::minstd_rand jitter(std::random_device{}());
   std::unique_lock<std::mutex> lock(mutex_);
   auto deadline = deadline_for_batch();
-  auto backoff = settings_.initial_backoff;
+  Backoff backoff(settings_.initial_backoff, settings_.max_backoff);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (;;) {
     if (stopping_) deadline = std::min(deadline, shutdown_deadline_);
     auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -124,19 +141,7 @@ void ExportWorker::send(const std::string& request, size_t items) {
     if (r.kind == ExportResult::Kind::ok) read_partial_success(r);
     lock.lock();
     if (r.kind == ExportResult::Kind::ok) {
-      stats_.sent += items;
-      stats_.last_success_unix_ns =
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-              .count();
-      if (failing_) log::info("OTLP: ", signal_name(signal_), " export works again");
-      failing_ = false;
-      if (r.rejected > 0 || !r.message.empty()) {
-        // Never retried: the collector has decided about this data.
-        stats_.rejected += static_cast<uint64_t>(std::max<int64_t>(0, r.rejected));
-        if (!partial_logged_)
-          log::warn("OTLP: the collector rejected ", r.rejected, " of the ", signal_name(signal_), ": ", r.message);
-        partial_logged_ = true;
-      }
+      count_success(r, items);
       return;
     }
     if (!failing_)
@@ -147,13 +152,7 @@ void ExportWorker::send(const std::string& request, size_t items) {
       stats_.failed += items;
       return;
     }
-    // Backoff with jitter (0.5x to 1.5x) unless the server said how long.
-    std::chrono::milliseconds wait = r.retry_after;
-    if (wait.count() < 0) {
-      std::uniform_real_distribution<double> spread(0.5, 1.5);
-      wait = std::chrono::milliseconds(static_cast<int64_t>(backoff.count() * spread(jitter)));
-      backoff = std::min(backoff * 2, settings_.max_backoff);
-    }
+    const std::chrono::milliseconds wait = backoff.next(r.retry_after, unit(jitter));
     if (Clock::now() + wait >= deadline) {
       stats_.failed += items;
       return;

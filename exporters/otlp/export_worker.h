@@ -74,6 +74,8 @@ class ExportWorker {
   using Clock = std::chrono::steady_clock;
   void run();
   void send(const std::string& request_bytes, size_t items);
+  // An accepted attempt, with its partial success if any; mutex_ held.
+  void count_success(const ExportResult& result, size_t items);
   // When the current batch must be given up: its export timeout, or the shutdown deadline.
   Clock::time_point deadline_for_batch() const;
 

@@ -23,7 +23,6 @@
 #include "exporters/otlp/grpc_wire.h"
 #include "exporters/otlp/gzip.h"
 #include "exporters/otlp/otlp_config.h"
-#include "exporters/otlp/transport_factory.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -301,6 +300,8 @@ class GrpcClient : public ExportClient {
   bool goaway_ = false;   // the server is closing this connection: the next call opens another
 };
 
+}  // namespace
+
 std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig& config, std::string& error) {
   HttpUrl url;
   // The endpoint is a host:port target; the scheme only says whether TLS is used.
@@ -313,7 +314,4 @@ std::unique_ptr<ExportClient> make_grpc_client(Signal signal, const SignalConfig
   return client;
 }
 
-}  // namespace
 }  // namespace jvmsight::otlp
-
-JVMSIGHT_OTLP_TRANSPORT_FACTORY(jvmsight::otlp::make_grpc_client(signal, *config, *error))

@@ -5,7 +5,6 @@
 #include "exporters/otlp/gzip.h"
 #include "exporters/otlp/http_post.h"
 #include "exporters/otlp/retry_info.h"
-#include "exporters/otlp/transport_factory.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -59,6 +58,8 @@ class HttpClient : public ExportClient {
   std::vector<std::string> headers_;
 };
 
+}  // namespace
+
 std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::string& error) {
   HttpUrl url;
   if (!parse_http_url(config.endpoint, url)) {
@@ -68,7 +69,4 @@ std::unique_ptr<ExportClient> make_http_client(const SignalConfig& config, std::
   return std::make_unique<HttpClient>(config, std::move(url));
 }
 
-}  // namespace
 }  // namespace jvmsight::otlp
-
-JVMSIGHT_OTLP_TRANSPORT_FACTORY(jvmsight::otlp::make_http_client(*config, *error))

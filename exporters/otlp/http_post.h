@@ -2,7 +2,8 @@
 // One HTTP/1.1 POST over a Connection (connection.h) within a deadline:
 // just what an OTLP/HTTP export needs, so the HTTP transport maps libssl
 // (and only touches it for https) instead of libcurl's closure (LDAP,
-// Kerberos, GnuTLS, SSH...: about 4 MiB resident for nothing). One
+// Kerberos, GnuTLS, SSH...: about 4 MiB resident for nothing). The answer is
+// read by ResponseReader (http_response.h). One
 // connection per request (Connection: close): exports come seconds apart.
 #include <chrono>
 #include <string>
@@ -10,15 +11,9 @@
 #include <vector>
 
 #include "exporters/otlp/connection.h"
+#include "exporters/otlp/http_response.h"
 
 namespace jvmsight::otlp {
-
-struct HttpReply {
-  int status = 0;     // 0: no HTTP answer (see error)
-  std::string error;  // why there was no answer
-  std::string body;   // at most 1 MiB is kept
-  std::string retry_after;
-};
 
 class HttpPoster {
  public:

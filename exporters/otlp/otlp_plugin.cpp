@@ -13,10 +13,11 @@
 #include "exporters/otlp/deadlock_log.h"
 #include "exporters/otlp/export_worker.h"
 #include "exporters/otlp/metric_conversion.h"
+#include "exporters/otlp/otlp_abi.h"
 #include "exporters/otlp/otlp_config.h"
 #include "exporters/otlp/resource.h"
 #include "exporters/otlp/span_conversion.h"
-#include "exporters/otlp/transport_loader.h"
+#include "exporters/reports/thread_report.h"
 
 #define JVMSIGHT_OTLP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -93,6 +94,8 @@ class DeadlockBatch : public ExportBatch {
   }
   size_t items() const override { return records_.size(); }
   bool encode(std::string& out) override {
+    // The body: the report as /deadlocks and the agent's stderr line show it.
+    for (DeadlockRecord& r : records_) r.text = deadlocks_text({r.report});
     opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest request;
     return convert_deadlocks(records_, exporter_.resource, exporter_.version, request) > 0 &&
            request.SerializeToString(&out);
@@ -228,11 +231,11 @@ JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_spans(jvmsight_otlp* exporter, cons
   });
 }
 
-JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_deadlock(jvmsight_otlp* exporter, const void* report, const char* text) {
+JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_deadlock(jvmsight_otlp* exporter, const void* report) {
   if (exporter == nullptr || !exporter->logs || report == nullptr) return;
   guarded("queue a deadlock record", [&] {
     exporter->logs->push(std::make_unique<DeadlockBatch>(
-        *exporter, DeadlockRecord{*static_cast<const DeadlockReport*>(report), text ? text : "", unix_now_ns()}));
+        *exporter, DeadlockRecord{*static_cast<const DeadlockReport*>(report), "", unix_now_ns()}));
   });
 }
 

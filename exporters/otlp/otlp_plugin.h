@@ -3,7 +3,8 @@
  *
  * The agent dlopens the plugin only when an OTLP endpoint is configured
  * (agent/otlp_plugin_loader.cpp), checks jvmsight_otlp_abi_version() against
- * the JVMSIGHT_OTLP_ABI_VERSION it was built with, and then:
+ * the JVMSIGHT_OTLP_ABI_VERSION it was built with (otlp_abi.h, which both
+ * sides include, and which keeps that number true to this file), and then:
  *   - calls jvmsight_otlp_start() once, at VMInit; it says which signals are
  *     exported and how often;
  *   - every metrics interval, on its agent thread, collects the neutral model
@@ -23,8 +24,6 @@
  *
  * No C++ exception leaves any of these functions. */
 #include <stdint.h>
-
-#define JVMSIGHT_OTLP_ABI_VERSION 2u
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,9 +58,9 @@ typedef jvmsight_otlp* (*jvmsight_otlp_start_fn)(const jvmsight_otlp_host* host,
 typedef void (*jvmsight_otlp_push_metrics_fn)(jvmsight_otlp* exporter, const void* metric_families);
 /* spans: `const std::vector<jvmsight::SpanRecord>*`, at most 512 of them. */
 typedef void (*jvmsight_otlp_push_spans_fn)(jvmsight_otlp* exporter, const void* spans);
-/* report: `const jvmsight::DeadlockReport*`; text: the rendered report
- * (threads, locks, stacks), as /deadlocks and the stderr line show it. */
-typedef void (*jvmsight_otlp_push_deadlock_fn)(jvmsight_otlp* exporter, const void* report, const char* text);
+/* report: `const jvmsight::DeadlockReport*`. The plugin renders the log
+ * record's body from it, on its logs thread. */
+typedef void (*jvmsight_otlp_push_deadlock_fn)(jvmsight_otlp* exporter, const void* report);
 /* Adds the exporter's own counters per signal (sent, failed, dropped, last
  * success) to a `jvmsight::MetricFamilies*`, so /metrics and the push both
  * carry them. */

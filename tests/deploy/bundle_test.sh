@@ -2,7 +2,7 @@
 # The portable bundle: built from the agent build dir, it holds the agent and
 # every library it needs but glibc and the C++ runtime, stripped, with
 # RUNPATH $ORIGIN, under the glibc floor (check_bundle.py); any further .so of
-# the agent dir (libjvmsight-otlp.so and its transports) travels with its own closure;
+# the agent dir (libjvmsight-otlp.so) travels with its own closure;
 # and the floor check does fail on what must not ship.
 #   bundle_test.sh <source-dir> <agent-build-dir>
 set -euo pipefail
@@ -15,10 +15,9 @@ check=(/usr/bin/python3 "$src/deploy/image/check_bundle.py")
 "$src/deploy/image/bundle.sh" "$agent" "$work/bundle"
 "${check[@]}" "$work/bundle"
 expected=(libjvmsight-loader.so libjvmsight.so libssl.so.3 libcrypto.so.3)
-# The OTLP plugin, when built, travels with its transports and their closures
-# (protobuf-lite, nghttp2, OpenSSL), and no grpc++ closure.
-[ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libjvmsight-otlp-grpc.so libjvmsight-otlp-http.so
-  libnghttp2.so.14 libprotobuf-lite.so.32 libssl.so.3)
+# The OTLP plugin, when built, travels with its closure (protobuf-lite,
+# nghttp2, OpenSSL), and no grpc++ closure.
+[ -f "$agent/libjvmsight-otlp.so" ] && expected+=(libjvmsight-otlp.so libnghttp2.so.14 libprotobuf-lite.so.32 libssl.so.3)
 for lib in "${expected[@]}"; do
   [ -f "$work/bundle/$lib" ] || fail "$lib missing; bundle holds: $(ls "$work/bundle")"
 done

@@ -24,7 +24,8 @@ import yaml
 
 import deploytest as dt
 
-POD = {"metadata.name": "demo-6b8f9-q4z2x", "metadata.namespace": "jvmsight-demo", "spec.nodeName": "node-1"}
+POD = {"metadata.name": "demo-6b8f9-q4z2x", "metadata.namespace": "jvmsight-demo", "spec.nodeName": "node-1",
+       "metadata.uid": "0c5d3f5e-8a7b-4b8e-9a39-5f0e6c7d1a2b"}
 
 
 def render(src, tools, work):
@@ -84,8 +85,10 @@ def run_init(runc, image_bundle, image_tag, init, dirs, tag):
     print(f"{tag}: init container copied {sorted(p.name for p in dirs['jvmsight-agent'].iterdir())}")
 
 
-def run_app(runc, work, jdk, container, dirs, tag, args):
-    """The Java container: rendered env and mounts, in a JDK-only rootfs."""
+def run_app(runc, work, jdk, container, dirs, tag, args, attributes=None):
+    """The Java container: rendered env and mounts, in a JDK-only rootfs.
+    attributes: what the JVM's OTEL_RESOURCE_ATTRIBUTES must end with
+    (default: the chart's and the component's three)."""
     env = dt.kubelet_env(container, POD)
     rendered_jto = env["JAVA_TOOL_OPTIONS"]
     _, rendered = dt.agent_options(rendered_jto)
@@ -120,7 +123,8 @@ def run_app(runc, work, jdk, container, dirs, tag, args):
     state = json.loads(subprocess.run(runc._cmd("state", cid), capture_output=True, text=True).stdout)
     environ = dict(kv.split("=", 1) for kv in
                    Path(f"/proc/{state['pid']}/environ").read_bytes().decode().split("\0") if "=" in kv)
-    want = f"k8s.pod.name={POD['metadata.name']},k8s.namespace.name={POD['metadata.namespace']},k8s.node.name={POD['spec.nodeName']}"
+    want = attributes or (f"k8s.pod.name={POD['metadata.name']},k8s.namespace.name={POD['metadata.namespace']},"
+                          f"k8s.node.name={POD['spec.nodeName']}")
     if not environ.get("OTEL_RESOURCE_ATTRIBUTES", "").endswith(want):
         dt.fail(f"{tag}: the JVM's OTEL_RESOURCE_ATTRIBUTES is {environ.get('OTEL_RESOURCE_ATTRIBUTES')!r}")
     # javac and java both pick the options up; only java may serve (at log

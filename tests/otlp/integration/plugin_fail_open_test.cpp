@@ -53,7 +53,7 @@ TEST(OtlpPluginFailOpen, OldInterfaceVersionIsRefused) {
   auto jvm = start_with_agent_in(dir, port);
   expect_metrics_served(port);
   const std::string err = jvm->err();
-  EXPECT_NE(err.find("has interface version 1, this agent needs 2"), std::string::npos) << err;
+  EXPECT_NE(err.find("has interface version 1, this agent needs 3"), std::string::npos) << err;
 }
 
 }  // namespace
