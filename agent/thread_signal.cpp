@@ -21,7 +21,8 @@ bool ThreadSignal::native_states() const {
   // thread's native JavaThread unguarded: one that just ended is freed memory
   // (a SIGSEGV or a hang in libjvm under thread churn). Never on those JVMs.
   if (major < 10) {
-    if (options_.native_states == Tristate::on) log::warn("native_states=on is ignored on JVM TI ", major, " (JDK < 10)");
+    if (options_.native_states == Tristate::on)
+      log::warn("native_states=on is ignored on JVM TI ", major, " (JDK < 10)");
     return false;
   }
   if (options_.native_states != Tristate::auto_) return options_.native_states == Tristate::on;
