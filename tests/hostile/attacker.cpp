@@ -54,10 +54,15 @@ void reset(int fd) {
 void send_opening(const Slot& s) {
   static const char trickle[] = "GET /metrics HTTP/1.1\r\nX-Slow: ";
   static const char partial[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: y\r\n";
+  static const char post[] = "POST /metrics HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\n";
   // A TLS record header for a handshake of 512 bytes, and its first bytes.
   static const char hello[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03";
   switch (s.harm) {
     case Harm::silent:
+    case Harm::churn:
+      return;
+    case Harm::body:
+      (void)!send(s.fd, post, sizeof(post) - 1, MSG_NOSIGNAL);
       return;
     case Harm::trickle:
       (void)!send(s.fd, trickle, sizeof(trickle) - 1, MSG_NOSIGNAL);
@@ -102,30 +107,44 @@ void Attacker::run() {
         (void)!send(s.fd, "a", 1, MSG_NOSIGNAL);
         s.next = now + std::chrono::seconds(1);
       }
-      fds[i] = {s.fd, static_cast<short>(s.connected ? POLLIN : POLLOUT), 0};
+      const short events = !s.connected ? POLLOUT : s.harm == Harm::body ? POLLIN | POLLOUT : POLLIN;
+      fds[i] = {s.fd, events, 0};
     }
     if (poll(fds.data(), fds.size(), 50) <= 0) continue;
     for (size_t i = 0; i < slots.size(); ++i) {
       Slot& s = slots[i];
-      if (s.fd < 0 || fds[i].revents == 0) continue;
-      int error = 0;
-      socklen_t len = sizeof(error);
-      if (!s.connected && (fds[i].revents & POLLOUT) && getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &error, &len) == 0 &&
-          error == 0) {
-        s.connected = true;
-        ++connects_;
-        ++open_;
-        send_opening(s);
-        s.next = Clock::now() + std::chrono::seconds(1);
+      const short got = fds[i].revents;
+      if (s.fd < 0 || got == 0) continue;
+      if (!s.connected) {
+        int error = 0;
+        socklen_t len = sizeof(error);
+        if ((got & POLLOUT) && getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &error, &len) == 0 && error == 0) {
+          ++connects_;
+          if (s.harm != Harm::churn) {
+            s.connected = true;
+            ++open_;
+            send_opening(s);
+            s.next = Clock::now() + std::chrono::seconds(1);
+            continue;
+          }
+        }
+        reset(s.fd);  // refused, or churning: at once again
+        s.fd = -1;
         continue;
       }
+      static const std::string chunk(65536, 'x');
+      bool gone = false;
+      if (s.harm == Harm::body && (got & POLLOUT))
+        gone = send(s.fd, chunk.data(), chunk.size(), MSG_NOSIGNAL) < 0 && errno != EAGAIN;
       char buf[4096];
-      if (s.connected && !(fds[i].revents & (POLLHUP | POLLERR)) && recv(s.fd, buf, sizeof(buf), 0) > 0) continue;
-      if (s.connected) {
-        ++dropped_;
-        --open_;
+      if (!gone && (got & (POLLIN | POLLHUP | POLLERR))) {
+        const ssize_t n = recv(s.fd, buf, sizeof(buf), MSG_DONTWAIT);
+        gone = n == 0 || (n < 0 && errno != EAGAIN);
       }
-      reset(s.fd);  // the server closed it (or the connect failed): at once again
+      if (!gone) continue;
+      ++dropped_;
+      --open_;
+      reset(s.fd);  // the server closed it: at once again
       s.fd = -1;
       s.next = Clock::now();
     }

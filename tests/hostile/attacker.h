@@ -15,6 +15,8 @@ enum class Harm {
   trickle,       // a request line, then one header byte a second, never ending
   partial_head,  // most of a request head, then nothing
   tls_stall,     // the first bytes of a TLS ClientHello, then nothing
+  churn,         // connects and closes at once, again and again (bench)
+  body,          // a POST announcing a huge body, streamed as fast as it goes (bench)
 };
 
 class Attacker {
