@@ -231,12 +231,23 @@ void ServerLoop::admit(int fd, const sockaddr_storage& addr) {
   int on = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
   const auto full = [&] { return connections_.size() >= static_cast<size_t>(config_.max_connections); };
-  if (full()) sweep();  // slots closed this turn are free already
+  if (full()) reap_answered();  // slots closed this turn, or by clients since the last poll, are free already
   if (full()) free_a_slot();
   if (!steps_.open(c, fd)) return;  // OpenSSL gave no session: the guard closes the socket
   guard.fd = -1;
   connections_.push_back(std::move(c));  // within the reserved room: cannot throw
   step(connections_.back());             // the request is often there already
+}
+
+// A client that reconnects the moment it has its answer comes round many
+// times within one turn of accepts, before poll reports that it closed the
+// connections already answered; left in the table, those would fill it and
+// make the slot policy drop a newcomer. Draining them (a non-blocking read
+// that sees the close) frees their slots first.
+void ServerLoop::reap_answered() {
+  for (auto& c : connections_)
+    if (c.phase == HttpConnection::Phase::draining) step(c);
+  sweep();
 }
 
 void ServerLoop::free_a_slot() {

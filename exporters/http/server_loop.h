@@ -37,6 +37,7 @@ class ServerLoop {
   void step(HttpConnection& c) noexcept;
   void accept_some();
   void admit(int fd, const sockaddr_storage& addr);
+  void reap_answered();
   void free_a_slot();
   void sweep();
   void pause(std::chrono::milliseconds how_long) const;

@@ -7,6 +7,7 @@
 // docs/SECURITY.md says why it holds (the slot policy).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -121,6 +122,26 @@ TEST_F(HostileClients, FromTheScrapersOwnAddressItServesAgainWhenTheLoadEnds) {
   while (!served && Clock::now() - ended < 5s) served = plain_scrape(s->port());
   EXPECT_TRUE(served) << "no answer within 5 s of the load ending";
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(plain_scrape(s->port())) << "and it serves on";
+}
+
+// Well-behaved clients that reconnect the moment they have their answer (a
+// busy scraper, or several) can come round again many times within one turn
+// of accepts, before poll reports that their answered connections closed:
+// those must not fill the table and push a newcomer out. Every request here
+// must be answered.
+TEST(PoliteClients, ReconnectingAtOnceNeverCostsAnAnswer) {
+  HttpServerConfig config;
+  config.max_connections = 8;  // a small table fills within a turn if answered connections linger
+  auto s = serve(config);
+  ASSERT_TRUE(s);
+  std::atomic<int> answered{0}, failed{0};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 6; ++i)
+    clients.emplace_back([&] {
+      for (int n = 0; n < 1500; ++n) (plain_scrape(s->port()) ? answered : failed)++;
+    });
+  for (auto& c : clients) c.join();
+  EXPECT_EQ(failed.load(), 0) << "of " << answered.load() + failed.load() << " requests";
 }
 
 }  // namespace

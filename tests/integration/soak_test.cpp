@@ -63,6 +63,13 @@ struct ClientStorm {
     std::lock_guard<std::mutex> hold(mutex);
     return answers[kind][status];
   }
+  // "status:count ..." for a failure message; 0 is no answer in the client's 10 s.
+  std::string spread(const std::string& kind) {
+    std::lock_guard<std::mutex> hold(mutex);
+    std::string out;
+    for (auto& [status, c] : answers[kind]) out += std::to_string(status) + ":" + std::to_string(c) + " ";
+    return out;
+  }
   long total(const std::string& kind) {
     std::lock_guard<std::mutex> hold(mutex);
     long n = 0;
@@ -91,7 +98,8 @@ void churn_under_storm(const Jdk& jdk, const std::vector<std::string>& keys, con
   for (const char* kind : {"metrics", "details"}) {
     long ok = storm.count(kind, 200), busy = storm.count(kind, 503), all = storm.total(kind);
     EXPECT_GT(ok, 0) << kind;
-    EXPECT_EQ(ok + busy, all) << kind << ": answers other than 200 and 503";
+    EXPECT_EQ(ok + busy, all) << kind << ": answers other than 200 and 503: " << storm.spread(kind) << "\nJVM stderr:\n"
+                              << jvm.process->err();
     EXPECT_LE(busy * 100, all) << kind << ": more than 1% busy answers";
   }
   // Malformed: an error status, or closed unanswered (0); never served.
