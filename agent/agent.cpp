@@ -138,8 +138,12 @@ void Agent::start_live(JNIEnv* jni) {
   // Read at VMInit: not all of these are set yet at OnLoad.
   jdk_version_ = system_property(jvmti_, "java.vm.version");
   vm_name_ = system_property(jvmti_, "java.vm.name");
-  otlp_ = OtlpPlugin::load({options_.otlp_endpoint, options_.otlp_protocol, vm_name_, jdk_version_,
-                            system_property(jvmti_, "sun.java.command")});
+  if (otlp::otlp_requested(options_.otlp_endpoint.c_str())) {
+    std::string properties;
+    for (const char* name : otlp::resource_properties)
+      properties += std::string(name) + "=" + java_system_property(jni, name) + "\n";
+    otlp_ = OtlpPlugin::load({options_.otlp_endpoint, options_.otlp_protocol, properties});
+  }
   schedule_periodic_work();
   if (!agent_thread_.start(jvmti_, jni, [this](JNIEnv* agent_jni) { build_collectors(agent_jni); })) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
@@ -194,7 +198,8 @@ void Agent::build_collectors(JNIEnv* jni) {
   collectors_.add("threads", *thread_states_);
   std::optional<bool> notifications;
   if (options_.gc_notifications != Tristate::auto_) notifications = options_.gc_notifications == Tristate::on;
-  gc_ = std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications);
+  gc_ =
+      std::make_unique<GcCollector>(jni, gc_pauses_, spans_, options_.gc_span_min_ns, notifications, options_.gc_cause);
   gc_->poll();  // installs the GC notification listener before the first pause we time
   collectors_.add("gc", *gc_);
   if (options_.client_java_names != ClientJavaNames::off) {

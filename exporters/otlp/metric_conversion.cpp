@@ -1,5 +1,6 @@
 #include "exporters/otlp/metric_conversion.h"
 
+#include <cmath>
 #include <optional>
 #include <set>
 #include <utility>
@@ -16,7 +17,8 @@ using Attributes = MetricConverter::Attributes;
 
 // The sample's labels as OTLP attributes; nullopt when the sample is not
 // sent (a label value with no place in the convention).
-std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const OtlpName& name) {
+std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const std::vector<Label>& otlp_attributes,
+                                        const OtlpName& name) {
   Attributes out;
   for (const auto& label : labels) {
     MetricConverter::Attribute kv{label.name, label.value};
@@ -28,6 +30,7 @@ std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const 
     }
     out.push_back(std::move(kv));
   }
+  for (const auto& extra : otlp_attributes) out.push_back({extra.name, extra.value});
   return out;
 }
 
@@ -53,14 +56,27 @@ std::string series_key(const std::string& name, const std::vector<Label>& labels
   return key;
 }
 
+// A model summary (count and sum) as a histogram without boundaries: one
+// bucket holding every observation.
+HistogramValue histogram_of(const SummaryValue& s) { return {{}, {s.count}, s.sum, s.count}; }
+
+template <class Point>
+void set_value(Point& p, double value, bool integer) {
+  if (integer)
+    p.set_as_int(std::llround(value));
+  else
+    p.set_as_double(value);
+}
+
 }  // namespace
 
 MetricConverter::MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version)
     : preference_(preference), start_unix_ns_(start_unix_ns), scope_version_(std::move(scope_version)) {}
 
 bool MetricConverter::delta_for(MetricType type) const {
-  if (preference_ == TemporalityPreference::delta) return type == MetricType::counter || type == MetricType::histogram;
-  if (preference_ == TemporalityPreference::lowmemory) return type == MetricType::histogram;
+  const bool histogram = type == MetricType::histogram || type == MetricType::summary;
+  if (preference_ == TemporalityPreference::delta) return type == MetricType::counter || histogram;
+  if (preference_ == TemporalityPreference::lowmemory) return histogram;
   return false;
 }
 
@@ -72,7 +88,7 @@ MetricConverter::Previous* MetricConverter::previous(const std::string& key, boo
 
 // One data point, of the metric's instrument. prev: the series' previous
 // values when its temporality is delta (first: none yet), else null.
-void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const Sample& sample,
+void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const Sample& sample, bool summary,
                                 const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns) {
   const int64_t start = (prev && !first) ? prev->time_unix_ns : start_unix_ns_;
   const auto temporality = prev ? pb::AGGREGATION_TEMPORALITY_DELTA : pb::AGGREGATION_TEMPORALITY_CUMULATIVE;
@@ -81,7 +97,7 @@ void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const 
       auto* p = metric.mutable_gauge()->add_data_points();
       add_attributes(attributes, *p->mutable_attributes());
       p->set_time_unix_nano(now_unix_ns);
-      p->set_as_double(sample.value);
+      set_value(*p, sample.value, name.integer);
       break;
     }
     case Instrument::updown_sum:
@@ -100,22 +116,13 @@ void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const 
         if (!first && value >= prev->value) value -= prev->value;
         prev->value = sample.value;
       }
-      p->set_as_double(value);
+      set_value(*p, value, name.integer);
       break;
     }
     case Instrument::histogram:
-      add_histogram_point(*metric.mutable_histogram(), sample.histogram, attributes, temporality, start, prev, first,
-                          now_unix_ns);
+      add_histogram_point(*metric.mutable_histogram(), summary ? histogram_of(sample.summary) : sample.histogram,
+                          attributes, temporality, start, prev, first, now_unix_ns);
       break;
-    case Instrument::summary: {
-      auto* p = metric.mutable_summary()->add_data_points();
-      add_attributes(attributes, *p->mutable_attributes());
-      p->set_start_time_unix_nano(start_unix_ns_);
-      p->set_time_unix_nano(now_unix_ns);
-      p->set_count(sample.summary.count);
-      p->set_sum(sample.summary.sum);
-      break;
-    }
   }
   if (prev) prev->time_unix_ns = now_unix_ns;
 }
@@ -164,20 +171,18 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
     metric->set_description(family.help);
     metric->set_unit(name.unit);
     for (const Sample& sample : family.samples) {
-      const auto attributes = attributes_of(sample.labels, name);
+      const auto attributes = attributes_of(sample.labels, sample.otlp_attributes, name);
       if (!attributes || (name.defined_only && sample.value < 0)) continue;
       bool first = true;
       Previous* prev = delta ? previous(series_key(family.name, sample.labels), first) : nullptr;
-      add_point(*metric, name, sample, *attributes, prev, first, now_unix_ns);
+      add_point(*metric, name, sample, family.type == MetricType::summary, *attributes, prev, first, now_unix_ns);
       ++points;
     }
   }
   // A family whose every sample was left out leaves an empty metric behind.
   for (int i = sm->metrics_size() - 1; i >= 0; --i) {
     const pb::Metric& m = sm->metrics(i);
-    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() +
-                     m.summary().data_points_size() ==
-                 0;
+    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() == 0;
     if (empty) sm->mutable_metrics()->DeleteSubrange(i, 1);
   }
   if (points == 0) out.mutable_resource_metrics()->RemoveLast();
