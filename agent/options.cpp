@@ -237,6 +237,9 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 // name; "__" is reserved for Prometheus itself.
 constexpr std::string_view label_prefix = "label.";
 constexpr size_t max_label_value = 256;
+// Every series carries them all: a bound on how much they add to a scrape.
+constexpr size_t max_labels = 32;
+constexpr size_t max_labels_bytes = 2048;  // names and values together
 
 bool valid_label_name(std::string_view name) {
   if (name.empty() || name.substr(0, 2) == "__") return false;
@@ -255,6 +258,11 @@ std::string add_constant_label(std::string_view key, std::string_view value, Opt
     return "bad label name " + quoted(name) + " (expected letters, digits and _, not starting with a digit or __)";
   if (value.size() > max_label_value)
     return "label " + quoted(name) + " has a value over " + std::to_string(max_label_value) + " characters";
+  size_t bytes = name.size() + value.size();
+  for (const auto& l : o.labels) bytes += l.name.size() + l.value.size();
+  if (o.labels.size() >= max_labels || bytes > max_labels_bytes)
+    return "too many constant labels: at most " + std::to_string(max_labels) + " label.<name> options of " +
+           std::to_string(max_labels_bytes) + " bytes in all (names and values); " + quoted(name) + " is over";
   o.labels.push_back({std::string(name), std::string(value)});
   return "";
 }

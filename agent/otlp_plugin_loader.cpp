@@ -66,4 +66,8 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   return plugin;
 }
 
+void OtlpPlugin::deadlock_confirmed(const DeadlockReport& report) {
+  if (exports_deadlocks()) push_deadlock(report);
+}
+
 }  // namespace jvmsight

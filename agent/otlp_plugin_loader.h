@@ -10,6 +10,7 @@
 
 #include "exporters/otlp/otlp_abi.h"
 #include "model/deadlock.h"
+#include "model/deadlock_sink.h"
 #include "model/span.h"
 #include "model/telemetry.h"
 
@@ -21,7 +22,9 @@ struct OtlpPluginSettings {
   std::string java_properties;  // "name=value\n" lines of otlp::resource_properties
 };
 
-class OtlpPlugin {
+// A DeadlockSink: each confirmed deadlock becomes a log record (when logs
+// are exported; see exports_deadlocks).
+class OtlpPlugin : public DeadlockSink {
  public:
   // Null when OTLP is not requested, or the plugin cannot be used (logged).
   static std::unique_ptr<OtlpPlugin> load(const OtlpPluginSettings& settings);
@@ -37,6 +40,7 @@ class OtlpPlugin {
   void push(const MetricFamilies& families) { push_(exporter_, &families); }
   void push_spans(const std::vector<SpanRecord>& spans) { push_spans_(exporter_, &spans); }
   void push_deadlock(const DeadlockReport& report) { push_deadlock_(exporter_, &report); }
+  void deadlock_confirmed(const DeadlockReport& report) override;
   void append_self_metrics(MetricFamilies& families) { self_metrics_(exporter_, &families); }
   // The final flush: returns within about `deadline`.
   void shutdown(std::chrono::milliseconds deadline) { shutdown_(exporter_, deadline.count()); }

@@ -24,12 +24,14 @@
 #               JDK (0.5 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
+#   http        the HTTP server under floods: scrape latency and the server
+#               thread's CPU (bench/http_flood.sh; ~5 min)
 # All parts: about 60 minutes (not timed end to end yet). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
-all_parts=(contention toggle attribution deadlock memory gc scrape pileup threads exit)
+all_parts=(contention toggle attribution deadlock memory gc scrape pileup threads exit http)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -121,6 +123,7 @@ part_scrape() { "$ROOT/bench/whole_scrape.sh"; }
 part_pileup() { "$ROOT/bench/pileup.sh"; }
 part_threads() { "$ROOT/bench/thread_states.sh"; }
 part_exit() { "$ROOT/bench/exit_time.sh"; }
+part_http() { "$ROOT/bench/http_flood.sh"; }
 
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=("${all_parts[@]}")

@@ -24,6 +24,8 @@ class BackgroundRefresh {
   static constexpr std::chrono::milliseconds min_interval{1000};
   static constexpr int cost_spacing = 200;  // at most 0.5% of a core
   static constexpr std::chrono::minutes demand_window{3};
+  // How often the agent thread asks due(); the answer decides.
+  static constexpr std::chrono::milliseconds tick{250};
 
   // A collection wants the result now.
   void demanded(Clock::time_point now) { demanded_at_ = now; }

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -79,6 +80,7 @@ struct Server {
     // 127.0.0.1 is local, 127.0.0.2 is not: both access paths are reached.
     config.is_local = [](const std::string& addr) { return addr == "127.0.0.1"; };
     config.request_timeout_ms = 2000;
+    config.cpu_percent = 100;  // inputs as fast as the server takes them: no pauses to wait out
     std::string warning;
     std::string error = read_credentials(users, token, config.credentials, warning);
     std::remove(users.c_str());
@@ -153,10 +155,15 @@ bool wait_readable(int fd, std::chrono::steady_clock::time_point deadline) {
   }
 }
 
-std::string exchange(const char* source, int port, const std::string& request) {
+// pieces > 1: a slow client, its request cut in that many pieces with a
+// pause between them, so the server reads the head over several turns.
+std::string exchange(const char* source, int port, const std::string& request, int pieces = 1) {
   int fd = connect_from(source, port);
+  const size_t piece = request.size() / static_cast<size_t>(pieces) + 1;
   for (size_t sent = 0; sent < request.size();) {
-    ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (sent > 0 && sent % piece == 0) usleep(1000);
+    const size_t next = std::min(request.size(), (sent / piece + 1) * piece);
+    ssize_t n = send(fd, request.data() + sent, next - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // the server closed early (e.g. refused the head): its answer tells
     sent += static_cast<size_t>(n);
@@ -231,9 +238,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Server server;
   static unsigned long inputs = 0;
   FuzzedDataProvider in(data, size);
-  const char* source = in.ConsumeBool() ? "127.0.0.1" : "127.0.0.2";
+  // The last byte: bit 0 the source, bits 1-3 how slowly the request comes.
+  const uint8_t how = in.ConsumeIntegral<uint8_t>();
+  const char* source = (how & 1) ? "127.0.0.1" : "127.0.0.2";
   std::string request = in.ConsumeRemainingBytesAsString();
-  check_answer(request, exchange(source, server.http->port(), request));
+  check_answer(request, exchange(source, server.http->port(), request, 1 + ((how >> 1) & 7)));
   // Still serving: every 256 inputs a plain authorized scrape must succeed.
   if (++inputs % 256 == 0) {
     std::string scrape = "GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\n\r\n";

@@ -128,6 +128,16 @@ std::pair<std::string, std::string> controller_of(const json& metadata) {
   return {};
 }
 
+// A port name or number some container of the pod declares already: adding
+// it again would make the API server refuse the pod (names are unique in a
+// pod), so the agent listens without the declaration.
+bool port_taken(const json& spec, const std::string& name, int number) {
+  for (const json& c : member(spec, "containers").is_array() ? member(spec, "containers") : json::array())
+    for (const json& p : member(c, "ports").is_array() ? member(c, "ports") : json::array())
+      if (text_at(p, "name") == name || member(p, "containerPort") == number) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string pointer_segment(const std::string& key) {
@@ -181,11 +191,10 @@ PodPatch build_pod_patch(const json& pod, const InjectionPlan& plan, const Injec
     container_ops.push_back(op(path + "/env", std::move(env)));
     append(container_ops, member(container, "volumeMounts"), path + "/volumeMounts",
            {{"name", agent_volume}, {"mountPath", config.mount_path}, {"readOnly", true}});
-    if (port != 0) {
+    const std::string port_name = injected == 0 ? std::string("jvmsight") : "jvmsight-" + std::to_string(injected + 1);
+    if (port != 0 && !port_taken(spec, port_name, port)) {
       append(container_ops, member(container, "ports"), path + "/ports",
-             {{"name", injected == 0 ? std::string("jvmsight") : "jvmsight-" + std::to_string(injected + 1)},
-              {"containerPort", port},
-              {"protocol", "TCP"}});
+             {{"name", port_name}, {"containerPort", port}, {"protocol", "TCP"}});
       if (first_port == 0) first_port = port;
     }
     ++injected;

@@ -33,7 +33,14 @@ command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
   clang libclang-rt-14-dev openssl
   buildah umoci busybox-static patchelf runc python3-jsonpatch)
-[ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
+# arm64 (docs/ARM64.md): the cross compilers, the :arm64 -dev packages the
+# OTLP plugin links (Debian multiarch: dpkg --add-architecture arm64, below),
+# and qemu-user plus debootstrap for the arm64 root the tests run the arm64
+# agent in. busybox-static:arm64 is downloaded by deploy/image/build.sh, not
+# installed.
+ARM64_PACKAGES=(crossbuild-essential-arm64 qemu-user-static debootstrap
+  libprotobuf-dev:arm64 libnghttp2-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64)
+[ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}" "${ARM64_PACKAGES[@]}")
 
 install_missing() {
   local missing=()
@@ -44,6 +51,8 @@ install_missing() {
   echo "==> installing: ${missing[*]}"
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
+  [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64 &&
+    $sudo dpkg --add-architecture arm64
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
@@ -79,7 +88,19 @@ run_tests() {
   ctest --test-dir build --output-on-failure --timeout 600
 }
 
+# The arm64 root (debootstrap, minutes) is made in the background while the
+# native build runs; ctest's arm64.root waits for it (tests/arm64/root.sh
+# locks). Root only, like the arm64 tests themselves.
+start_arm64_root() {
+  [ "$(id -u)" -eq 0 ] || return 0
+  mkdir -p build
+  echo "==> making the arm64 root in the background (build/arm64-root.bg.log)"
+  tests/arm64/root.sh make build/arm64-root >build/arm64-root.bg.log 2>&1 &
+  trap 'wait' EXIT  # never leave it running
+}
+
 install_missing
+[ "$MODE" = test ] && start_arm64_root
 build
 case "$MODE" in
   demo) run_demo ;;

@@ -45,7 +45,8 @@ if [ "$mode" = jvm ] || [ "$mode" = otlp ]; then
   suite=$dir/tests/integration_tests
   if [ "$mode" = otlp ]; then
     cmake --build "$dir" -j"${SANITIZE_JOBS:-2}" --target otlp_unit_tests otlp_integration_tests
-    # Conversion, configuration and the gRPC wire helpers, leaks checked (no JVM here).
+    # Conversion, configuration, the gRPC wire helpers, the HTTP response reader
+    # and the export worker, leaks checked (no JVM here).
     "$dir/tests/otlp/otlp_unit_tests" --gtest_brief=1
     suite=$dir/tests/otlp/otlp_integration_tests
   else

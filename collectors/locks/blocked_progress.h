@@ -8,9 +8,20 @@
 // churns.
 #include <jni.h>
 
+#include <optional>
 #include <vector>
 
 namespace jvmsight {
+
+// The JVM's count of each thread's contended monitor entries
+// (JvmBlockedCounts; scripted in unit tests).
+class BlockedCountReader {
+ public:
+  virtual ~BlockedCountReader() = default;
+  // The counts of these threads now, in their order (BlockedProgress::unknown
+  // for a thread that ended); nullopt on failure.
+  virtual std::optional<std::vector<jlong>> of(const std::vector<jlong>& ids) = 0;
+};
 
 class BlockedProgress {
  public:

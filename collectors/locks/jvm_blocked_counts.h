@@ -14,11 +14,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collectors/locks/blocked_progress.h"
 #include "collectors/threads/thread_mx_bean.h"
 
 namespace jvmsight {
 
-class JvmBlockedCounts {
+class JvmBlockedCounts : public BlockedCountReader {
  public:
   JvmBlockedCounts(JNIEnv* jni, ThreadMxBean& mx) : jni_(jni), mx_(mx) {}
 
@@ -29,7 +30,7 @@ class JvmBlockedCounts {
   // The blocked counts of these threads now, in their order (-1 for a
   // thread that ended); nullopt on failure. Costs about what since_last
   // does per thread, for these threads only.
-  std::optional<std::vector<jlong>> of(const std::vector<jlong>& ids);
+  std::optional<std::vector<jlong>> of(const std::vector<jlong>& ids) override;
 
  private:
   bool resolve();

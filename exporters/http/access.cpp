@@ -2,9 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <string_view>
 
 namespace jvmsight {
 namespace {
@@ -52,20 +55,43 @@ bool DumpRateLimit::try_acquire() {
   return false;
 }
 
+namespace {
+
+// Every byte of the longer one is compared: no early exit on the first
+// difference. fold: ASCII case does not count.
+bool same_bytes(std::string_view a, std::string_view b, bool fold) {
+  unsigned diff = static_cast<unsigned>(a.size() != b.size());
+  const size_t len = std::max(a.size(), b.size());
+  for (size_t i = 0; i < len; ++i) {
+    unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    if (fold) {
+      x = static_cast<unsigned char>(std::tolower(x));
+      y = static_cast<unsigned char>(std::tolower(y));
+    }
+    diff |= x ^ y;
+  }
+  return diff == 0;
+}
+
+}  // namespace
+
 bool Credentials::accepts(const char* header) const {
   if (header == nullptr) return false;
-  size_t n = std::strlen(header);
+  // "<scheme> <credentials>": the scheme in any case (RFC 9110 11.1), one
+  // or more spaces, then the credentials byte for byte.
+  std::string_view given(header);
+  const size_t space = given.find(' ');
+  std::string_view scheme = given.substr(0, space);
+  std::string_view value = space == std::string_view::npos ? std::string_view() : given.substr(space);
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   bool match = false;
   for (const auto& expected : authorizations) {
-    // Compare every byte of the longer one: no early exit on the first difference.
-    unsigned diff = static_cast<unsigned>(n != expected.size());
-    size_t len = std::max(n, expected.size());
-    for (size_t i = 0; i < len; ++i) {
-      unsigned char a = i < n ? static_cast<unsigned char>(header[i]) : 0;
-      unsigned char b = i < expected.size() ? static_cast<unsigned char>(expected[i]) : 0;
-      diff |= a ^ b;
-    }
-    match |= diff == 0;
+    const size_t split = expected.find(' ');
+    // Both compared whatever the first says: no early exit.
+    const bool same_scheme = same_bytes(scheme, std::string_view(expected).substr(0, split), true);
+    const bool same_value = same_bytes(value, std::string_view(expected).substr(split + 1), false);
+    match |= same_scheme && same_value;
   }
   return match;
 }
@@ -122,6 +148,7 @@ std::string read_credentials(const std::string& basic_auth_file, const std::stri
       if (c == ' ' || c == '\t' || static_cast<unsigned char>(c) < 0x21 || c == 0x7f)
         return "bearer_token_file '" + bearer_token_file + "': the token holds blanks or control characters";
     out.authorizations.push_back("Bearer " + lines[0]);
+    out.bearer = true;
   }
   return "";
 }

@@ -36,9 +36,11 @@ class DumpRateLimit {
 // show). Empty: no authentication.
 struct Credentials {
   std::vector<std::string> authorizations;  // "Basic <base64(user:password)>", "Bearer <token>"
-  bool basic = false;                       // what a 401 asks for
+  bool basic = false;                       // what a 401 asks for: Basic,
+  bool bearer = false;                      // Bearer, or both
   bool empty() const { return authorizations.empty(); }
-  // Constant-time in the header's content: a wrong guess learns nothing from timing.
+  // The scheme in any case ("bearer", "BASIC"), then the credentials;
+  // constant-time in the header's content: a wrong guess learns nothing from timing.
   bool accepts(const char* authorization_header) const;
 };
 

@@ -1,6 +1,7 @@
 #include "exporters/http/http_request.h"
 
 #include <cstring>
+#include <string>
 
 namespace jvmsight {
 namespace {
@@ -90,6 +91,22 @@ bool next_line(std::string_view head, size_t& pos, std::string_view& line, bool&
   return true;
 }
 
+// The request target in origin form ("/path?query"), also from absolute form
+// ("http://host:port/path?query", RFC 9112 3.2.2: a server must accept it;
+// the authority counts for as little as Host does). "" when it is neither.
+std::string origin_form(std::string_view target) {
+  if (!target.empty() && target.front() == '/') return std::string(target);
+  const size_t colon = target.find("://");
+  if (colon == std::string_view::npos) return "";
+  std::string_view scheme = target.substr(0, colon);
+  if (!iequals(scheme, "http") && !iequals(scheme, "https")) return "";
+  std::string_view rest = target.substr(colon + 3);
+  const size_t end = rest.find_first_of("/?#");
+  if (end == 0 || (end != std::string_view::npos && rest[end] == '#')) return "";
+  if (end == std::string_view::npos) return "/";
+  return rest[end] == '/' ? std::string(rest.substr(end)) : "/" + std::string(rest.substr(end));
+}
+
 // Digits only, below 2^40; a repeated field must repeat the value (RFC 9112
 // 6.3: anything else is a framing error, never a guess).
 bool parse_content_length(std::string_view value, long long& out) {
@@ -125,19 +142,19 @@ int parse_request_head(std::string_view head, RequestHead& out) {
   size_t sp1 = line.find(' ');
   size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
   if (sp2 == std::string_view::npos || line.find(' ', sp2 + 1) != std::string_view::npos) return 400;
-  std::string_view method = line.substr(0, sp1), target = line.substr(sp1 + 1, sp2 - sp1 - 1),
-                   version = line.substr(sp2 + 1);
-  if (!is_token(method) || target.empty() || target.front() != '/') return 400;
+  std::string_view method = line.substr(0, sp1), version = line.substr(sp2 + 1);
+  const std::string target = origin_form(line.substr(sp1 + 1, sp2 - sp1 - 1));
+  if (!is_token(method) || target.empty()) return 400;
   if (version != "HTTP/1.1" && version != "HTTP/1.0") {
     bool well_formed = version.size() == 8 && version.substr(0, 5) == "HTTP/" && is_digit(version[5]) &&
                        version[6] == '.' && is_digit(version[7]);
     return well_formed ? 505 : 400;
   }
   size_t question = target.find('?');
-  std::string_view raw_path = target.substr(0, question);
+  std::string_view raw_path = std::string_view(target).substr(0, question);
   out.method = std::string(method);
   if (!percent_decode(raw_path, out.path)) return 400;
-  out.query = question == std::string_view::npos ? "" : std::string(target.substr(question + 1));
+  out.query = question == std::string::npos ? "" : target.substr(question + 1);
   while (next_line(head, pos, line, bad)) {
     if (bad) return 400;
     if (line.empty()) break;                                      // the blank line ending the head

@@ -3,6 +3,8 @@
 // the request line, and of the header fields only Authorization and the
 // body's framing (Content-Length, Transfer-Encoding). Pure, for
 // the tests and the fuzzer; the bytes come from anyone who can connect.
+// The target may be in origin form ("/metrics?x") or absolute form
+// ("http://host:9404/metrics?x"), as RFC 9112 asks of a server.
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -12,6 +12,9 @@
 // with 10,000 parked threads each wake walks hundreds of waiters; civetweb's
 // accept-to-worker hand-off alone cost 0.4-0.5 ms of CPU per scrape. A
 // socket's readiness wakes only its own waiter.
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,8 +36,11 @@ struct HttpRequest {
   std::string path;
   std::string query;        // after '?', raw
   std::string remote_addr;  // the client's address ("127.0.0.1", "::1", "::ffff:10.0.0.1")
-  bool local = false;       // the client is on this machine (loopback)
-  std::string body;         // POST routes only: Content-Length bytes
+  // The client is on this machine: it came from a loopback address AND
+  // connected to one. A sidecar proxy forwarding from 127.0.0.6 to the pod's
+  // own address is not local (docs/SECURITY.md).
+  bool local = false;
+  std::string body;  // POST routes only: Content-Length bytes
 };
 
 struct HttpResponse {
@@ -60,29 +66,45 @@ struct HttpRoute {
   bool post = false;
 };
 
+// The system calls of the server's thread whose failure it must survive;
+// tests put failing ones here (tests/hostile/). Defaults: the real ones.
+struct ServerCalls {
+  std::function<int(pollfd* fds, nfds_t count, int timeout_ms)> poll = ::poll;
+  std::function<int(int fd, sockaddr* addr, socklen_t* len, int flags)> accept = ::accept4;
+};
+
 // The server's limits against slow or greedy clients, and who may call it.
+// How they keep a scraper in under a flood: docs/SECURITY.md.
 struct HttpServerConfig {
   std::string host = "127.0.0.1";
   int port = 0;
-  // A whole request (line and headers) must arrive within this, and each
-  // read or write of the answer too: a client that trickles bytes is cut off.
+  // A whole request (line and headers, TLS handshake included) must arrive
+  // within this, and each write of the answer must make progress within it.
   int request_timeout_ms = 10000;
   // Request line plus headers, in bytes; larger requests are refused.
   int max_request_bytes = 8192;
   // A POST body, in bytes (Content-Length; no chunked bodies). 0: no route
   // takes one, and bodies are not read.
   int max_body_bytes = 0;
-  // Connections open at once; more wait in the kernel's backlog until one
-  // is answered or cut off.
-  int max_connections = 16;
-  int listen_backlog = 16;
+  // Connections open at once. When all are taken, a new one still gets in:
+  // the address holding the most slots loses its oldest unfinished one.
+  int max_connections = 64;
+  // The kernel caps it at net.core.somaxconn.
+  int listen_backlog = SOMAXCONN;
+  // The server thread's CPU over time, in percent of a core: past it the
+  // thread pauses between turns (floods cost at most this much).
+  int cpu_percent = 25;
   // When not empty, every endpoint asks for one of these (401 otherwise).
   Credentials credentials;
   // HTTPS instead of HTTP when a certificate is given (tls.h).
   TlsConfig tls;
-  // Which client addresses count as local (tests narrow it to 127.0.0.1).
+  // Which client addresses count as local (tests narrow it to 127.0.0.1);
+  // the connection must also have been made to a loopback address.
   std::function<bool(const std::string& remote_addr)> is_local = is_loopback_address;
+  ServerCalls calls;
 };
+
+class ServerLoop;  // server_loop.h: the thread and its sockets
 
 class HttpServer {
  public:
@@ -98,10 +120,9 @@ class HttpServer {
   int port() const { return port_; }
 
  private:
-  struct Loop;
   HttpServer() = default;
   // The bytes to send back for a complete request head from remote_addr.
-  std::string respond(std::string_view head, std::string body, const std::string& remote_addr) const;
+  std::string respond(std::string_view head, std::string body, const std::string& remote_addr, bool local) const;
   // How many body bytes follow a head, or the status refusing it (411, 413).
   int body_size(std::string_view head, size_t& size) const;
   HttpResponse route(const HttpRequest& req, const char* authorization) const;
@@ -109,8 +130,11 @@ class HttpServer {
   int port_ = 0;
   HttpServerConfig config_;
   std::vector<HttpRoute> routes_;
-  std::unique_ptr<Loop> loop_;
+  std::unique_ptr<ServerLoop> loop_;
 };
+
+// "host:port", or "[host]:port" for an IPv6 host: for messages and URLs.
+std::string host_port(const std::string& host, int port);
 
 // The bytes of an answer: status line, headers, body (none for HEAD).
 std::string serialize_response(const HttpResponse& r, bool head);

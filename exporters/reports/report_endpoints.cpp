@@ -43,11 +43,20 @@ HttpRoute deadlocks_endpoint(DeadlocksSource source) {
       deadlocks_text, deadlocks_json);
 }
 
+// JSON only: its consumers are programs. Asked for another format, it says
+// so (400) instead of answering JSON to a client that expects text.
 HttpRoute gc_endpoint(GcReportSource source) {
-  return snapshot_route<GcReport>("/gc", "recent GC pauses and queued pause spans (JSON)", std::move(source),
-                                  [](const GcReport& report) {
-                                    return HttpResponse{200, json_content_type, gc_report_json(report)};
-                                  });
+  HttpRoute route = snapshot_route<GcReport>("/gc", "recent GC pauses and queued pause spans (JSON)", std::move(source),
+                                             [](const GcReport& report) {
+                                               return HttpResponse{200, json_content_type, gc_report_json(report)};
+                                             });
+  route.handler = [serve = std::move(route.handler)](const HttpRequest& req) {
+    std::string format = query_param(req.query, "format");
+    if (!format.empty() && format != "json")
+      return plain_response(400, "/gc is served as JSON only; use ?format=json or no format\n");
+    return serve(req);
+  };
+  return route;
 }
 
 }  // namespace jvmsight

@@ -163,7 +163,11 @@ DEFAULT_OPTIONS = {"port": "9404", "host": "0.0.0.0", "details": "off", "log": "
 
 
 def helm_template(c, chart, *args, ok=True):
-    return c.tool("helm", "template", "rel", chart, "--namespace", "shop", *args, ok=ok)
+    """As on a cluster that serves the Prometheus operator's API (the
+    chart renders its objects only there: chart_injector_test.py checks
+    a cluster without it)."""
+    return c.tool("helm", "template", "rel", chart, "--namespace", "shop",
+                  "--api-versions", "monitoring.coreos.com/v1", *args, ok=ok)
 
 
 def helm(c):
@@ -176,12 +180,14 @@ def helm(c):
     c.tool("helm", "lint", chart, "--strict")
     c.ok("helm lint (default values), versions agree")
 
-    # Default values: the monitoring side is one PodMonitor over injected pods.
+    # Default values: the monitoring side is one PodMonitor over injected
+    # pods and the alert rules (deadlocks).
     objs = c.validate(helm_template(c, chart).stdout, "chart-default")
     pm = by_kind(objs, "PodMonitor")
-    if [o["kind"] for o in objs] != ["PodMonitor"] or pm["spec"]["selector"]["matchLabels"] != {"jvmsight/injected": "true"}:
+    if (sorted(o["kind"] for o in objs) != ["PodMonitor", "PrometheusRule"]
+            or pm["spec"]["selector"]["matchLabels"] != {"jvmsight/injected": "true"}):
         dt.fail(f"default chart renders {[o['kind'] for o in objs]}, selector {pm['spec']['selector']}")
-    c.ok("default values: one PodMonitor selecting jvmsight/injected pods")
+    c.ok("default values: a PodMonitor selecting jvmsight/injected pods and the PrometheusRule")
 
     # Value set: ServiceMonitor instead, with intervals and labels.
     sm_values = ["--set", "podMonitor.enabled=false", "--set", "serviceMonitor.enabled=true",
@@ -199,11 +205,12 @@ def helm(c):
     c.ok("serviceMonitor values: headless Service + ServiceMonitor, labels and interval applied")
 
     # Value set: nothing but the injection templates.
-    c.tool("helm", "lint", chart, "--set", "podMonitor.enabled=false")
-    out = helm_template(c, chart, "--set", "podMonitor.enabled=false").stdout
+    off = ["--set", "podMonitor.enabled=false", "--set", "prometheusRule.enabled=false"]
+    c.tool("helm", "lint", chart, *off)
+    out = helm_template(c, chart, *off).stdout
     if [d for d in yaml.safe_load_all(out) if d]:
-        dt.fail(f"podMonitor.enabled=false still renders objects:\n{out}")
-    c.ok("podMonitor off: no objects")
+        dt.fail(f"podMonitor and prometheusRule off still renders objects:\n{out}")
+    c.ok("podMonitor and prometheusRule off: no objects")
 
     # Invalid values: rejected, saying which value and why.
     for args, expect in [
@@ -287,15 +294,20 @@ def rules_and_dashboard(c, chart):
             dt.fail(f"{label}: dashboard labels {cm['metadata']['labels']}")
         c.ok(f"{label} files: PrometheusRule groups equal the rule file's, dashboard ConfigMap equals the JSON")
 
-    # Off by default even when the files are there.
+    # Rules on and dashboard off by default when the files are there; the
+    # rules stay off only when turned off.
     objs = [d for d in yaml.safe_load_all(helm_template(c, sources[0][1]).stdout) if d]
+    if sorted(o["kind"] for o in objs) != ["PodMonitor", "PrometheusRule"]:
+        dt.fail(f"default values with the files render {[o['kind'] for o in objs]}")
+    objs = [d for d in yaml.safe_load_all(helm_template(c, sources[0][1], "--set", "prometheusRule.enabled=false")
+                                          .stdout) if d]
     if sorted(o["kind"] for o in objs) != ["PodMonitor"]:
-        dt.fail(f"rules/dashboard rendered without being enabled: {[o['kind'] for o in objs]}")
+        dt.fail(f"prometheusRule.enabled=false still renders {[o['kind'] for o in objs]}")
     # Enabled, files absent: nothing rendered, nothing failed.
     objs = [d for d in yaml.safe_load_all(helm_template(c, chart_copy(c, "without-files"), *enable).stdout) if d]
     if sorted(o["kind"] for o in objs) != ["PodMonitor"]:
         dt.fail(f"absent rule/dashboard files rendered {[o['kind'] for o in objs]}")
-    c.ok("rules/dashboard off by default; enabled without the files: nothing rendered, no failure")
+    c.ok("rules on and dashboard off by default; enabled without the files: nothing rendered, no failure")
     bad = chart_copy(c, "bad-files", "groups: {not: a list}\n", "{broken")
     p = helm_template(c, bad, *enable, ok=False)
     if p.returncode == 0 or "not a Prometheus rule file" not in p.stderr:

@@ -13,7 +13,12 @@
 
 namespace jvmsight::test {
 
-std::string agent_path() { return JVMSIGHT_AGENT_PATH; }
+// JVMSIGHT_TEST_AGENT: another build of the agent, e.g. the arm64 one that
+// tests/arm64/run.sh tests in an emulated root (docs/ARM64.md).
+std::string agent_path() {
+  const char* other = getenv("JVMSIGHT_TEST_AGENT");
+  return other && *other ? other : JVMSIGHT_AGENT_PATH;
+}
 std::string fixture_classpath() { return JVMSIGHT_FIXTURE_CLASSES; }
 std::string agentpath_arg(const std::string& options) {
   return "-agentpath:" + agent_path() + (options.empty() ? "" : "=" + options);

@@ -15,7 +15,8 @@ namespace jvmsight::test {
 
 using namespace std::chrono_literals;
 
-// Absolute paths handed over by the build.
+// Absolute paths handed over by the build (the agent: unless
+// JVMSIGHT_TEST_AGENT names another).
 std::string agent_path();
 std::string fixture_classpath();
 

@@ -128,6 +128,15 @@ TEST(InjectorPatch, TwoJavaContainersGetPortsOfTheirOwn) {
   EXPECT_NE(d.warnings[0].find("'nope'"), std::string::npos);
 }
 
+TEST(InjectorPatch, NeverDeclaresAPortTheApiServerWouldRefuse) {
+  json taken = app("app");
+  taken["ports"] = {{{"name", "jvmsight"}, {"containerPort", 8080}}};
+  json p = pod({{"jvmsight.io/inject", "true"}}, {taken});
+  json out = patched(p, review(p));
+  EXPECT_EQ(out["spec"]["containers"][0]["ports"].size(), 1u);  // names are unique in a pod
+  EXPECT_NE(env_value(out["spec"]["containers"][0], "JAVA_TOOL_OPTIONS").find("port=9404"), std::string::npos);
+}
+
 TEST(InjectorPatch, ValueFromJavaToolOptionsIsSkippedWithAWarning) {
   json p = pod({{"jvmsight.io/inject", "true"}},
                {app("app", {{{"name", "JAVA_TOOL_OPTIONS"},

@@ -208,6 +208,21 @@ TEST(RuntimeOptions, BadConstantLabelsAreNamed) {
   EXPECT_NE(parse_options("label.env=" + std::string(300, 'x')).error.find("over 256 characters"), std::string::npos);
 }
 
+TEST(RuntimeOptions, ConstantLabelsAreBoundedInCountAndSize) {
+  auto labels = [](int count, size_t value_size) {
+    std::string text;
+    for (int i = 0; i < count; ++i) text += "label.l" + std::to_string(i) + "=" + std::string(value_size, 'v') + ",";
+    return parse_options(text);
+  };
+  EXPECT_TRUE(labels(32, 8).ok()) << labels(32, 8).error;
+  EXPECT_EQ(labels(33, 8).error,
+            "too many constant labels: at most 32 label.<name> options of 2048 bytes in all (names and values); 'l32' "
+            "is over");
+  EXPECT_TRUE(labels(8, 250).ok());  // 8 x ~252 bytes: under 2048
+  EXPECT_NE(labels(9, 250).error.find("'l8' is over"), std::string::npos) << labels(9, 250).error;
+  EXPECT_FALSE(labels(5000, 1).ok());  // 5,000 labels once made /metrics 12.5 MB
+}
+
 // What users type: blanks around items, keys and values do not count.
 TEST(ForgivingOptions, BlanksAroundCommasAndEqualsAreIgnored) {
   auto p = parse_options("port=9405, log=warn ,  host = 127.0.0.1 ,\tlabel.env = prod ");

@@ -65,3 +65,28 @@ the same pods twice.
 {{- fail (printf "jvmsight: injection.mountPath %q must be an absolute path without a trailing slash, spaces, commas or '='" .Values.injection.mountPath) }}
 {{- end }}
 {{- end }}
+
+{{/*
+"true" where the Prometheus operator's objects may be rendered: the cluster
+serves monitoring.coreos.com/v1, or prometheusOperator.force says so.
+Helm refuses an install with objects of an API the cluster does not know.
+*/}}
+{{- define "jvmsight.operatorApi" -}}
+{{- if or .Values.prometheusOperator.force (.Capabilities.APIVersions.Has "monitoring.coreos.com/v1") }}true{{ end }}
+{{- end }}
+
+{{/* The injector's objects: one name, its own component label. */}}
+{{- define "jvmsight.injectorName" -}}
+{{- printf "%s-injector" (include "jvmsight.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "jvmsight.injectorSelector" -}}
+app.kubernetes.io/name: {{ include "jvmsight.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: injector
+{{- end }}
+
+{{- define "jvmsight.injectorLabels" -}}
+{{ include "jvmsight.labels" . }}
+app.kubernetes.io/component: injector
+{{- end }}

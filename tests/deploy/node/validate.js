@@ -1,5 +1,5 @@
 // Validates every object of the given multi-document YAML files against the
-// Kubernetes (and Prometheus Operator) schemas of npm kubernetes-models,
+// Kubernetes (and Prometheus Operator, cert-manager) schemas of npm kubernetes-models,
 // offline. An object of a kind without a schema here fails too: nothing is
 // waved through unchecked.
 //   node validate.js rendered.yaml...
@@ -10,7 +10,9 @@ const YAML = require("yaml");
 function modelFor(apiVersion, kind) {
   const candidates = apiVersion.startsWith("monitoring.coreos.com/")
     ? [`@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`]
-    : [`kubernetes-models/${apiVersion}/${kind}`];
+    : apiVersion.startsWith("cert-manager.io/")
+      ? [`@kubernetes-models/cert-manager/${apiVersion}/${kind}`]
+      : [`kubernetes-models/${apiVersion}/${kind}`];
   for (const name of candidates) {
     try {
       return require(name)[kind];

@@ -1,0 +1,61 @@
+#pragma once
+// Locks and deadlocks: the lock-graph source (JVM TI when the startup
+// capabilities were granted, else ThreadMXBean), the scrape-time lock queue
+// metrics, and the background deadlock check. Each newly confirmed deadlock
+// is described once (DeadlockReports) and handed to every DeadlockSink;
+// /deadlocks asks for the current ones.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "agent/agent_thread.h"
+#include "agent/capabilities.h"
+#include "agent/contention_signal.h"
+#include "agent/options.h"
+#include "agent/thread_signal.h"
+#include "collectors/collector_set.h"
+#include "collectors/locks/deadlock_detector.h"
+#include "collectors/locks/deadlock_reports.h"
+#include "collectors/locks/lock_graph_source.h"
+#include "collectors/locks/lock_queue_collector.h"
+#include "model/deadlock_sink.h"
+
+namespace jvmsight {
+
+class DeadlockSignal {
+ public:
+  // A candidate cycle is looked at again this much later before it is reported.
+  static constexpr std::chrono::milliseconds confirm_delay{100};
+  // The ThreadMXBean fallback stops the world: never check more often than this.
+  static constexpr std::chrono::milliseconds fallback_check_interval{2000};
+
+  DeadlockSignal(jvmtiEnv* jvmti, const Options& options, const Capabilities& capabilities)
+      : jvmti_(jvmti), options_(options), capabilities_(capabilities) {}
+
+  // Before the agent thread starts: where confirmed deadlocks go.
+  void add_sink(DeadlockSink& sink) { sinks_.push_back(&sink); }
+  // Before the agent thread starts: lock queue refreshes and the check.
+  void schedule(AgentThread& thread, ContentionSignal& contention);
+  // Agent thread, once, after the threads and contention signals.
+  void build(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention, CollectorSet& collectors);
+  // /deadlocks: the confirmed deadlocks as of the last check, described now.
+  std::vector<DeadlockReport> current_reports();
+
+ private:
+  void build_source(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention);
+  void confirmed(const DeadlockCycle& cycle);
+
+  jvmtiEnv* jvmti_;
+  const Options& options_;
+  const Capabilities& capabilities_;
+  std::vector<DeadlockSink*> sinks_;
+  std::unique_ptr<LockGraphSource> source_;
+  std::unique_ptr<LockQueueCollector> queues_;
+  std::unique_ptr<DeadlockReports> reports_;
+  std::unique_ptr<DeadlockDetector> detector_;
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,23 @@
+#include "agent/thread_signal.h"
+
+#include "collectors/threads/jvmti_thread_source.h"
+
+namespace jvmsight {
+
+void ThreadSignal::build(JNIEnv* jni, bool change_events, CollectorSet& collectors) {
+  roster_.set_change_events(change_events);
+  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, native_states());
+  states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_threads_);
+  collectors.add("threads", *states_);
+  dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
+}
+
+bool ThreadSignal::native_states() const {
+  if (options_.native_states != Tristate::auto_) return options_.native_states == Tristate::on;
+  // JVM TI 21+ (0x3015....) makes GetThreadState wait out virtual-thread transitions.
+  jint version = 0;
+  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return false;
+  return ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) < 21;
+}
+
+}  // namespace jvmsight

@@ -1,0 +1,53 @@
+#pragma once
+// Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), the
+// virtual-thread counter, thread states and counts for a scrape, and
+// thread dumps (ThreadMXBean) for /threads and the deadlock reports.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "agent/options.h"
+#include "collectors/collector_set.h"
+#include "collectors/threads/thread_info_reader.h"
+#include "collectors/threads/thread_mx_bean.h"
+#include "collectors/threads/thread_roster.h"
+#include "collectors/threads/thread_source.h"
+#include "collectors/threads/thread_state_collector.h"
+#include "collectors/threads/virtual_thread_counter.h"
+
+namespace jvmsight {
+
+class ThreadSignal {
+ public:
+  ThreadSignal(jvmtiEnv* jvmti, const Options& options) : jvmti_(jvmti), options_(options) {}
+
+  // What the event callbacks feed, from OnLoad on.
+  ThreadRoster& roster() { return roster_; }
+  VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+
+  // Agent thread, once. change_events: ThreadStart/End are enabled (else
+  // the roster takes the thread list at every scrape).
+  void build(JNIEnv* jni, bool change_events, CollectorSet& collectors);
+  // After build, agent thread only.
+  ThreadMxBean& mx_bean() { return mx_bean_; }
+  ThreadInfoReader& dumps() { return *dumps_; }
+  // /threads: every platform thread with its stack; nullopt if not built or refused.
+  std::optional<std::vector<ThreadRecord>> dump_all() { return dumps_ ? dumps_->dump_all() : std::nullopt; }
+
+ private:
+  bool native_states() const;
+
+  jvmtiEnv* jvmti_;
+  const Options& options_;
+  ThreadRoster roster_;
+  VirtualThreadCounter virtual_threads_;
+  ThreadMxBean mx_bean_;
+  std::unique_ptr<ThreadSource> source_;
+  std::unique_ptr<ThreadStateCollector> states_;
+  std::unique_ptr<ThreadInfoReader> dumps_;
+};
+
+}  // namespace jvmsight

@@ -1,0 +1,14 @@
+#pragma once
+// A confirmed deadlock as one error line on stderr, followed by the
+// jstack-like report /deadlocks shows (threads, locks, stacks): what an
+// on-call engineer finds in the JVM's log.
+#include "model/deadlock_sink.h"
+
+namespace jvmsight {
+
+class StderrDeadlockReporter : public DeadlockSink {
+ public:
+  void deadlock_confirmed(const DeadlockReport& report) override;
+};
+
+}  // namespace jvmsight

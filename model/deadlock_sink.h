@@ -1,0 +1,20 @@
+#pragma once
+// Where a confirmed deadlock goes. The deadlock check confirms a cycle once
+// and describes it (DeadlockReports: threads, stacks, locks); every exporter
+// that tells someone about it implements this seam: the stderr report
+// (exporters/reports/stderr_deadlock_reporter.h) and the OTLP log record
+// (agent/otlp_plugin_loader.h). The /deadlocks endpoint asks for the
+// current deadlocks instead (DeadlockSignal::current_reports).
+#include "model/deadlock.h"
+
+namespace jvmsight {
+
+class DeadlockSink {
+ public:
+  virtual ~DeadlockSink() = default;
+  // Once per newly confirmed deadlock, on the agent thread. Must not wait:
+  // the check runs on the thread every scrape waits for.
+  virtual void deadlock_confirmed(const DeadlockReport& report) = 0;
+};
+
+}  // namespace jvmsight
