@@ -60,6 +60,32 @@ std::string series_key(const std::string& name, const std::vector<Label>& labels
 // bucket holding every observation.
 HistogramValue histogram_of(const SummaryValue& s) { return {{}, {s.count}, s.sum, s.count}; }
 
+// The histogram over coarser boundaries, each one of the model's: bucket
+// counts merged, count and sum kept. Boundaries the model lacks cannot be
+// merged to: then the model's own are sent.
+HistogramValue rebucket(const HistogramValue& v, const std::vector<double>& bounds) {
+  if (bounds.empty() || v.bucket_counts.size() != v.upper_bounds.size() + 1) return v;
+  HistogramValue out{bounds, std::vector<uint64_t>(bounds.size() + 1, 0), v.sum, v.count};
+  size_t target = 0;  // the coarse bucket the next model bucket falls in
+  for (size_t i = 0; i < v.bucket_counts.size(); ++i) {
+    // Model bucket i is (upper_bounds[i-1], upper_bounds[i]]; it falls in
+    // the first coarse bucket whose bound is at least upper_bounds[i].
+    if (i < v.upper_bounds.size()) {
+      while (target < bounds.size() && bounds[target] < v.upper_bounds[i]) {
+        if (i == 0 || bounds[target] != v.upper_bounds[i - 1]) return v;  // not one of the model's bounds
+        ++target;
+      }
+    } else {
+      while (target < bounds.size()) {
+        if (bounds[target] != v.upper_bounds.back()) return v;
+        ++target;
+      }
+    }
+    out.bucket_counts[target] += v.bucket_counts[i];
+  }
+  return out;
+}
+
 template <class Point>
 void set_value(Point& p, double value, bool integer) {
   if (integer)
@@ -120,7 +146,8 @@ void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const 
       break;
     }
     case Instrument::histogram:
-      add_histogram_point(*metric.mutable_histogram(), summary ? histogram_of(sample.summary) : sample.histogram,
+      add_histogram_point(*metric.mutable_histogram(),
+                          summary ? histogram_of(sample.summary) : rebucket(sample.histogram, name.boundaries),
                           attributes, temporality, start, prev, first, now_unix_ns);
       break;
   }

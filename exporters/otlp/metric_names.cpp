@@ -75,7 +75,11 @@ const std::vector<NameRow>& name_table() {
        "jvm.gc.duration",
        "s",
        Instrument::histogram,
-       {{"gc", "jvm.gc.name"}, {"action", "jvm.gc.action"}, {"cause", "jvm.gc.cause"}}},
+       {{"gc", "jvm.gc.name"}, {"action", "jvm.gc.action"}, {"cause", "jvm.gc.cause"}},
+       0,
+       // The conventions' advised boundaries (model/jvm/metrics.yaml); the
+       // model's finer ones stay on /metrics.
+       {0.01, 0.1, 1, 10}},
       {"jvm_threads_current", "jvmsight.threads.current", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_daemon", "jvmsight.threads.daemon", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_peak", "jvmsight.threads.peak", "{thread}", Instrument::gauge, {}},
@@ -169,8 +173,8 @@ const std::vector<NameRow>& name_table() {
 OtlpName otlp_name(const MetricFamily& family) {
   for (const auto& row : name_table()) {
     if (row.family == family.name)
-      return {std::string(row.name), std::string(row.unit),           row.instrument,
-              row.attributes,        (row.flags & defined_only) != 0, (row.flags & integer) != 0};
+      return {std::string(row.name),           std::string(row.unit),      row.instrument, row.attributes,
+              (row.flags & defined_only) != 0, (row.flags & integer) != 0, row.boundaries};
   }
   OtlpName out;
   out.instrument = instrument_of(family.type);

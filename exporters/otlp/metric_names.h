@@ -46,6 +46,7 @@ struct OtlpName {
   std::vector<AttributeRename> attributes;  // labels not listed keep their name
   bool defined_only = false;                // a negative value means undefined (MemoryUsage max -1): not sent
   bool integer = false;                     // sent as_int: the conventions' metric_value_type int
+  std::vector<double> boundaries;           // histograms: the convention's advised buckets (empty: the model's)
 };
 
 // A row's flags.
@@ -65,7 +66,8 @@ struct NameRow {
   std::string_view unit;
   Instrument instrument;
   std::vector<AttributeRename> attributes;
-  unsigned flags = 0;  // NameFlags
+  unsigned flags = 0;              // NameFlags
+  std::vector<double> boundaries;  // OtlpName::boundaries
 };
 const std::vector<NameRow>& name_table();
 

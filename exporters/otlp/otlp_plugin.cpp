@@ -148,7 +148,7 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, jvmsight_otlp_schedule& sch
   }
   const OtlpConfig& c = parsed.config;
   if (!c.metrics.endpoint_set && !c.traces.endpoint_set && !c.logs.endpoint_set) {
-    log::warn("OTLP: no usable endpoint configured; not exporting");
+    log::warn("OTLP: no signal to export (no usable endpoint, or OTEL_*_EXPORTER=none); not exporting");
     return nullptr;
   }
 

@@ -99,6 +99,28 @@ TEST(MetricConversion, GcDurationHistogramKeepsPerBucketCounts) {
   EXPECT_DOUBLE_EQ(p.sum(), 0.007);
 }
 
+// jvm.gc.duration goes out with the conventions' advised boundaries (0.01,
+// 0.1, 1, 10 s), the model's finer buckets merged into them.
+TEST(MetricConversion, GcDurationUsesTheAdvisedBoundaries) {
+  MetricFamilies f;
+  HistogramValue h;
+  h.upper_bounds = {0.0005, 0.001, 0.01, 0.05, 0.1, 1, 10, 30};
+  h.bucket_counts = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  h.count = 45;
+  h.sum = 12.5;
+  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+                {{"gc", "G1 Young Generation"}, {"action", "end of minor GC"}});
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  Request r = convert(c, f, 2'000'000'000);
+  const auto& p = find(r, "jvm.gc.duration")->histogram().data_points(0);
+  EXPECT_EQ(std::vector<double>(p.explicit_bounds().begin(), p.explicit_bounds().end()),
+            (std::vector<double>{0.01, 0.1, 1, 10}));
+  EXPECT_EQ(std::vector<uint64_t>(p.bucket_counts().begin(), p.bucket_counts().end()),
+            (std::vector<uint64_t>{6, 9, 6, 7, 17}));
+  EXPECT_EQ(p.count(), 45u);
+  EXPECT_DOUBLE_EQ(p.sum(), 12.5);
+}
+
 TEST(MetricConversion, OtherFamiliesGoUnderJvmsightWithUnitsAndMonotonicity) {
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
   Request r = convert(c, sample_families(10, 4, 1), 2'000'000'000);
