@@ -64,6 +64,58 @@ std::vector<pid_t> start_handshake_flood(int port, int seconds) {
   return pids;
 }
 
+// One flood from 127.0.0.2 (or, for "scrapes", from 127.0.0.1) until destroyed.
+class Flood {
+ public:
+  Flood(const std::string& flood, int port, int seconds) {
+    using test::Harm;
+    auto attack = [&](int threads, int connections, std::vector<Harm> harms) {
+      for (int i = 0; i < threads; ++i)
+        attackers_.push_back(std::make_unique<test::Attacker>("127.0.0.2", port, connections, harms));
+    };
+    if (flood == "hold") attack(1, 1000, {Harm::silent, Harm::trickle, Harm::partial_head});
+    if (flood == "hold-tls") attack(1, 1000, {Harm::tls_stall});
+    // Two attacker threads: as much as two cores can throw at the server.
+    if (flood == "churn") attack(2, 200, {Harm::churn});
+    if (flood == "body") attack(2, 50, {Harm::body});
+    for (int i = 0; flood == "scrapes" && i < 4; ++i)
+      scrapers_.emplace_back([this, port] {
+        while (!stop_) test::http_get(port, "/metrics", "127.0.0.1", 10s);
+      });
+    if (flood == "tls-handshakes") flooders_ = start_handshake_flood(port, seconds + 2);
+  }
+  ~Flood() {
+    attackers_.clear();
+    stop_ = true;
+    for (auto& t : scrapers_) t.join();
+    for (pid_t pid : flooders_) {
+      kill(pid, SIGTERM);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<test::Attacker>> attackers_;
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> scrapers_;
+  std::vector<pid_t> flooders_;
+};
+
+std::unique_ptr<HttpServer> start_server(HttpServerConfig config, int series) {
+  std::string error;
+  auto server = HttpServer::start(std::move(config), {metrics_endpoint([series] {
+                                    MetricFamilies f;
+                                    add_sample(add_family(f, "up_like", MetricType::gauge, "h"), 1);
+                                    auto& many =
+                                        add_family(f, "many", MetricType::gauge, "rendered on the HTTP thread");
+                                    for (int i = 0; i < series; ++i) add_sample(many, i, {{"i", std::to_string(i)}});
+                                    return std::optional<MetricFamilies>(f);
+                                  })},
+                                  error);
+  if (!server) std::fprintf(stderr, "%s\n", error.c_str());
+  return server;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,67 +135,32 @@ int main(int argc, char** argv) {
     config.tls.cert_file = ca.server_cert;
     config.tls.key_file = ca.server_key;
   }
-  std::string error;
-  const int series = flood == "scrapes" ? 5000 : 0;
-  auto server = HttpServer::start(config, {metrics_endpoint([series] {
-                                    MetricFamilies f;
-                                    add_sample(add_family(f, "up_like", MetricType::gauge, "h"), 1);
-                                    auto& many =
-                                        add_family(f, "many", MetricType::gauge, "rendered on the HTTP thread");
-                                    for (int i = 0; i < series; ++i) add_sample(many, i, {{"i", std::to_string(i)}});
-                                    return std::optional<MetricFamilies>(f);
-                                  })},
-                                  error);
-  if (!server) {
-    std::fprintf(stderr, "%s\n", error.c_str());
-    return 1;
-  }
+  auto server = start_server(config, flood == "scrapes" ? 5000 : 0);
+  if (!server) return 1;
   const int port = server->port();
-  std::vector<std::unique_ptr<test::Attacker>> attackers;
-  using test::Harm;
-  auto attack = [&](int threads, int connections, std::vector<Harm> harms) {
-    for (int i = 0; i < threads; ++i)
-      attackers.push_back(std::make_unique<test::Attacker>("127.0.0.2", port, connections, harms));
-  };
-  if (flood == "hold") attack(1, 1000, {Harm::silent, Harm::trickle, Harm::partial_head});
-  if (flood == "hold-tls") attack(1, 1000, {Harm::tls_stall});
-  // Two attacker threads: as much as two cores can throw at the server.
-  if (flood == "churn") attack(2, 200, {Harm::churn});
-  if (flood == "body") attack(2, 50, {Harm::body});
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> scrapers;
-  for (int i = 0; flood == "scrapes" && i < 4; ++i)
-    scrapers.emplace_back([&] {
-      while (!stop) test::http_get(port, "/metrics", "127.0.0.1", 10s);
-    });
-  std::vector<pid_t> flooders;
-  if (flood == "tls-handshakes") flooders = start_handshake_flood(port, seconds + 2);
-  std::this_thread::sleep_for(1s);
-  const long long cpu_before = server_thread_ns();
-  const auto start = Clock::now();
   std::vector<double> took;
   int failed = 0;
-  while (Clock::now() - start < std::chrono::seconds(seconds)) {
-    const auto t = Clock::now();
-    bool ok;
-    if (tls) {
-      auto r = test::curl({"--cacert", ca.ca_cert, "https://127.0.0.1:" + std::to_string(port) + "/metrics"});
-      ok = r.exit_code == 0 && r.out.find("up_like 1") != std::string::npos;
-    } else {
-      ok = test::http_get(port, "/metrics", "127.0.0.1", 10s).status == 200;
+  double cpu = 0;
+  {
+    Flood attack(flood, port, seconds);
+    std::this_thread::sleep_for(1s);
+    const long long cpu_before = server_thread_ns();
+    const auto start = Clock::now();
+    while (Clock::now() - start < std::chrono::seconds(seconds)) {
+      const auto t = Clock::now();
+      bool ok;
+      if (tls) {
+        auto r = test::curl({"--cacert", ca.ca_cert, "https://127.0.0.1:" + std::to_string(port) + "/metrics"});
+        ok = r.exit_code == 0 && r.out.find("up_like 1") != std::string::npos;
+      } else {
+        ok = test::http_get(port, "/metrics", "127.0.0.1", 10s).status == 200;
+      }
+      took.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+      failed += !ok;
+      std::this_thread::sleep_for(250ms);
     }
-    took.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
-    failed += !ok;
-    std::this_thread::sleep_for(250ms);
-  }
-  const double wall_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
-  const double cpu = 100.0 * static_cast<double>(server_thread_ns() - cpu_before) / wall_ns;
-  attackers.clear();
-  stop = true;
-  for (auto& t : scrapers) t.join();
-  for (pid_t pid : flooders) {
-    kill(pid, SIGTERM);
-    waitpid(pid, nullptr, 0);
+    const double wall_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+    cpu = 100.0 * static_cast<double>(server_thread_ns() - cpu_before) / wall_ns;
   }
   std::sort(took.begin(), took.end());
   std::printf("%s %d %zu %d %.1f %.1f %.1f\n", flood.c_str(), config.cpu_percent, took.size(), failed,

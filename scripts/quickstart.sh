@@ -17,7 +17,9 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # runtimes: scripts/fuzz.sh, ctest -L fuzz), and for the deploy tests
 # (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
 # and runc, python3-jsonpatch (an RFC 6902 implementation applying the
-# injector's patches in tests/deploy). helm, kubectl and
+# injector's patches in tests/deploy), debootstrap (the Debian 13 root for the
+# extra test JDKs 8 and 21: scripts/install_jdks.sh) and jattach (attach on
+# every JDK, 8 included). helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
 # jvmsight-injector (the admission webhook) parses AdmissionReviews with nlohmann::json.
@@ -32,8 +34,16 @@ command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 # grpc++ and its protoc plugin: only the OTLP tests' receivers (tests/otlp).
 TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
   clang libclang-rt-14-dev openssl
-  buildah umoci busybox-static patchelf runc python3-jsonpatch)
-[ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
+  buildah umoci busybox-static patchelf runc python3-jsonpatch
+  debootstrap jattach)
+# arm64 (docs/ARM64.md): the cross compilers, the :arm64 -dev packages the
+# OTLP plugin links (Debian multiarch: dpkg --add-architecture arm64, below),
+# and qemu-user plus debootstrap for the arm64 root the tests run the arm64
+# agent in. busybox-static:arm64 is downloaded by deploy/image/build.sh, not
+# installed.
+ARM64_PACKAGES=(crossbuild-essential-arm64 qemu-user-static debootstrap
+  libprotobuf-dev:arm64 libnghttp2-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64)
+[ "$MODE" = demo ] || PACKAGES+=("${TEST_PACKAGES[@]}" "${ARM64_PACKAGES[@]}")
 
 install_missing() {
   local missing=()
@@ -44,6 +54,8 @@ install_missing() {
   echo "==> installing: ${missing[*]}"
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo=sudo
+  [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64 &&
+    $sudo dpkg --add-architecture arm64
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
@@ -72,16 +84,48 @@ run_demo() {
 }
 
 run_tests() {
-  echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm)"
+  echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm and build/jdk-roots)"
   build/tests/integration_tests --gtest_filter=-* | grep '^\[jvmsight\]'  # which JDKs, which are missing
   # Serially: the GC and lock tests time real JVM events, and two JVMs per
   # core make the timing noisy on small machines.
   ctest --test-dir build --output-on-failure --timeout 600
 }
 
+# The extra test JDKs (8, 11, 21) download while the build runs; the tests
+# wait for them. JVMSIGHT_EXTRA_JDKS=0 leaves them out.
+start_jdk_install() {
+  [ "$MODE" = test ] || return 0
+  [ "${JVMSIGHT_EXTRA_JDKS:-1}" = 0 ] && return 0
+  mkdir -p build
+  bash scripts/install_jdks.sh build/jdk-roots >build/install_jdks.log 2>&1 &
+  JDK_INSTALL_PID=$!
+}
+wait_jdk_install() {
+  [ -n "${JDK_INSTALL_PID:-}" ] || return 0
+  if ! wait "$JDK_INSTALL_PID"; then
+    echo "==> installing the extra test JDKs failed (build/install_jdks.log; JVMSIGHT_EXTRA_JDKS=0 skips them):" >&2
+    tail -5 build/install_jdks.log >&2
+    return 1
+  fi
+  tail -1 build/install_jdks.log
+}
+
+# The arm64 root (debootstrap, minutes) is made in the background while the
+# native build runs; ctest's arm64.root waits for it (tests/arm64/root.sh
+# locks). Root only, like the arm64 tests themselves.
+start_arm64_root() {
+  [ "$(id -u)" -eq 0 ] || return 0
+  mkdir -p build
+  echo "==> making the arm64 root in the background (build/arm64-root.bg.log)"
+  tests/arm64/root.sh make build/arm64-root >build/arm64-root.bg.log 2>&1 &
+  trap 'wait' EXIT  # never leave it running
+}
+
 install_missing
+[ "$MODE" = test ] && start_arm64_root
+start_jdk_install
 build
 case "$MODE" in
   demo) run_demo ;;
-  test) run_tests ;;
+  test) wait_jdk_install && run_tests ;;
 esac

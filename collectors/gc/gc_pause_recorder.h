@@ -4,6 +4,18 @@
 // allowed: the callbacks read two clocks and write one preallocated slot of a
 // single-producer ring (the VM serializes the two events), nothing else. The
 // agent thread is the single consumer.
+//
+// Memory ordering (docs/ARM64.md):
+// - head_/tail_: the ring's hand-off. The producer writes a slot, then
+//   publishes it with head_ (release); the consumer loads head_ (acquire)
+//   before reading slots. The consumer frees slots with tail_ (release) after
+//   reading them; the producer loads tail_ (acquire) before overwriting one,
+//   so a slot is never rewritten while it is read. Each index is also read
+//   relaxed by its own writer (its own last value).
+// - start_*_ns_, in_pause_: written at start, read at finish. Both run with
+//   the VM stopped and the JVM's safepoint protocol orders them (full
+//   barriers on every architecture), so they need no ordering of their own.
+// - finished_, dropped_, supported_: counters and a flag read alone: relaxed.
 #include <array>
 #include <atomic>
 #include <cstddef>

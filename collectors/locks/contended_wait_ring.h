@@ -4,6 +4,15 @@
 // "monitor.contended_wait" spans). A fixed ring allocated with the recorder:
 // producers on application threads claim a cell with one CAS and never wait;
 // a full ring drops the new record and counts it. One consumer.
+//
+// Memory ordering (docs/ARM64.md): a bounded queue with a sequence number
+// per cell. A producer loads the cell's seq (acquire: the consumer's read of
+// the previous lap's record happens before this overwrite), claims the
+// position with a relaxed CAS on tail_ (the claim only orders producers
+// among themselves; the cell's seq carries the data), writes the record and
+// publishes it with seq = pos + 1 (release). The consumer loads seq
+// (acquire) before reading the record, then frees the cell for the next lap
+// with a release store. dropped_ is a counter: relaxed.
 #include <array>
 #include <atomic>
 #include <cstddef>

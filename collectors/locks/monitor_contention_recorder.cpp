@@ -73,8 +73,25 @@ void MonitorContentionRecorder::record_contended(uint32_t slot, uint64_t wait_ns
   overflow_.record(wait_ns);
 }
 
+// Memory ordering (docs/ARM64.md). An Entered callback of the new phase must
+// read the new phase start, or it would take an Enter stamp left from an
+// earlier phase and time the whole off phase as a wait. What tells the
+// callback thread the phase began is no atomic of ours: it is the JVM's own
+// event-enabled flag, which the JVM writes after this store (from
+// SetEventNotificationMode) and reads without acquire before calling us. On
+// x86 stores stay in order and so do loads; on ARM neither does, so both
+// sides need a barrier: the release fence here keeps this store before the
+// JVM's later flag store (DMB ISH), and the acquire fence in stamp_usable
+// keeps the JVM's earlier flag load before our load of the phase start
+// (DMB ISHLD). Neither costs an instruction on x86.
+void MonitorContentionRecorder::start_phase(uint64_t now_ns) {
+  phase_start_ns_.store(now_ns, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+}
+
 bool MonitorContentionRecorder::stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const {
-  uint64_t phase_start = phase_start_ns_.load(std::memory_order_acquire);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  uint64_t phase_start = phase_start_ns_.load(std::memory_order_relaxed);
   // phase_start > now: the events were enabled again after this callback
   // read its clock, so its stamp is from an earlier phase.
   return phase_start <= now_ns && ThreadStamp::since(enter_stamp, now_ns) <= now_ns - phase_start;
@@ -82,7 +99,8 @@ bool MonitorContentionRecorder::stamp_usable(uint64_t enter_stamp, uint64_t now_
 
 WaitTotals MonitorContentionRecorder::take(WaitHistogram& h) {
   // An event racing the drain may have its bucket here and its time in the
-  // next drain: the sum is off by one wait for a moment, never lost.
+  // next drain: the sum is off by the waits in flight for a moment (on ARM
+  // their two adds may land in either order), never lost.
   WaitTotals t;
   for (size_t i = 0; i < t.buckets.size(); ++i) t.buckets[i] = h.buckets[i].exchange(0, std::memory_order_relaxed);
   t.sum_ns = h.sum_ns.exchange(0, std::memory_order_relaxed);

@@ -2,7 +2,7 @@
 // Aggregates contended `synchronized` entries and Object.wait durations from
 // JVM TI monitor events. The record_* functions run in event callbacks on
 // application threads: only relaxed atomics on preallocated memory, no
-// allocation, no lock, no JNI. Lock identity is the object's identity hash
+// allocation, no lock, no JNI (one fence on ARM: start_phase). Lock identity is the object's identity hash
 // (all a callback can learn without JNI); the agent thread maps hashes to
 // classes later (MonitorContentionCollector).
 #include <array>
@@ -93,7 +93,7 @@ class MonitorContentionRecorder {
   // timed. start_phase runs before the events are enabled again.
   uint32_t duty_shift() const { return duty_shift_.load(std::memory_order_relaxed); }
   void set_duty_shift(uint32_t shift) { duty_shift_.store(shift, std::memory_order_relaxed); }
-  void start_phase(uint64_t now_ns) { phase_start_ns_.store(now_ns, std::memory_order_release); }
+  void start_phase(uint64_t now_ns);
   // Whether MonitorContendedEntered may use this enter stamp: only one
   // written since the events were last enabled. The stamp is left in place
   // after use (the next Enter overwrites it, one JVM TI call less per
@@ -103,7 +103,12 @@ class MonitorContentionRecorder {
   // Set by every MonitorContendedEnter (every new blocking on a monitor
   // starts there, while the events are on); taken by the deadlock check, which reuses
   // monitor edges while no thread blocked anew. Written only when clear, so
-  // contending threads mostly just read its line.
+  // contending threads mostly just read its line. A hint, so a relaxed read
+  // and a release store (the check's acq_rel exchange pairs with it): an Enter
+  // that reads a stale true and skips its store, or a store that lands after
+  // the exchange, can only delay the hint; a newly blocked thread also
+  // changes the Java pass's candidate list, which alone forbids reusing edges
+  // (JvmtiLockGraphSource::plan).
   void note_blocking() {
     if (!blocked_anew_.load(std::memory_order_relaxed)) blocked_anew_.store(true, std::memory_order_release);
   }
@@ -114,6 +119,13 @@ class MonitorContentionRecorder {
 
   // Keys and histograms apart: contending threads probe the (read-mostly)
   // keys at Enter while the lock's owner updates its histogram at Entered.
+  // Memory ordering (docs/ARM64.md): a key is claimed once with an acq_rel
+  // CAS and never changes; loads are acquire (a reader that sees a key sees
+  // it whole, and the slot's zeroed histogram). record_long_wait reads the
+  // key relaxed: its own thread found or claimed it at Enter, and a thread
+  // always sees its own writes and what it read before.
+  // The histograms' fetch_add/exchange are relaxed: each bucket and the sum
+  // is its own counter, nothing is published through them.
   std::unique_ptr<std::atomic<int32_t>[]> keys_;
   // The per-lock histograms (458 KiB) on an anonymous mapping of their own:
   // the kernel's zero pages, made resident only where a contended lock's
@@ -127,7 +139,8 @@ class MonitorContentionRecorder {
   std::atomic<uint64_t> overflowed_{0};
   std::atomic<uint64_t> untimed_{0};
   // Read on every event, written a few times a second at most: a line of
-  // their own (alignas also pads the class to a whole line).
+  // their own (alignas also pads the class to a whole line). duty_shift_ is
+  // a setting read alone: relaxed. phase_start_ns_: see start_phase.
   alignas(64) std::atomic<uint64_t> phase_start_ns_{0};
   std::atomic<uint32_t> duty_shift_{0};
   uint64_t long_wait_ns_ = UINT64_MAX;  // set before the events are enabled

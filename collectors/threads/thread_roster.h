@@ -35,8 +35,12 @@ class ThreadStatusGather {
 
 class ThreadRoster {
  public:
-  // ThreadStart/ThreadEnd callbacks: a relaxed increment, nothing else.
-  void on_thread_start_or_end() { changes_.fetch_add(1, std::memory_order_relaxed); }
+  // ThreadStart/ThreadEnd callbacks: one increment, nothing else. Release,
+  // paired with update()'s acquire load (docs/ARM64.md): the JVM puts a
+  // thread on its list before posting ThreadStart, and on ARM a relaxed add
+  // could be seen before that insertion, so the agent could count the change
+  // in a listing that lacks the thread, and miss it until the next change.
+  void on_thread_start_or_end() { changes_.fetch_add(1, std::memory_order_release); }
   // Without ThreadStart/End events nothing says when the set changed: the
   // list is then taken afresh on every update.
   void set_change_events(bool enabled) { change_events_ = enabled; }

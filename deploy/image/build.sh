@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Builds the images offline, as OCI archives:
+# Builds the images offline, as OCI archives, each one image index holding
+# linux/amd64 and linux/arm64:
 #   deploy/image/build.sh [build-dir]  ->  <build-dir>/image/jvmsight-agent-<version>.oci.tar
 #                                          <build-dir>/image/jvmsight-injector-<version>.oci.tar
-# Builds what it needs in <build-dir> (default: build), fills a context per
-# image, then runs buildah with its storage inside <build-dir>/image, so
-# nothing lands in /var/lib/containers. One function per image. Load an
-# archive with `podman load -i <archive>` or `skopeo copy
-# oci-archive:<archive> docker://<registry>/<name>:<version>`.
+# Builds what it needs: x86-64 in <build-dir> (default: build), arm64 in
+# <build-dir>/arm64 (scripts/cross_build.sh). Fills a context per image and
+# architecture, then runs buildah with its storage inside <build-dir>/image,
+# so nothing lands in /var/lib/containers. Images FROM scratch need no
+# emulation to build for another architecture (buildah bud --arch); `bud
+# --manifest` collects both into one list, pushed whole (--all). One function
+# per image. Load an archive with `podman load -i <archive>` or `skopeo copy
+# --all oci-archive:<archive> docker://<registry>/<name>:<version>`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$(mkdir -p "${1:-$root/build}" && cd "${1:-$root/build}" && pwd)
-for tool in buildah cmake patchelf; do
+for tool in buildah cmake patchelf apt-get dpkg; do
   command -v "$tool" >/dev/null || { echo "build.sh: '$tool' is missing (scripts/quickstart.sh test installs it)" >&2; exit 1; }
 done
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
@@ -20,49 +24,100 @@ done
 version=$(sed -n 's/^project(jvmsight VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 out=$build/image
 storage=(--storage-driver vfs --root "$out/storage" --runroot "$out/run")
+arches=(amd64 arm64)
 [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target jvmsight jvmsight-injector -j"$(nproc)" >/dev/null
+# The arm64 build, its bundle made and checked (agent, loader, OTLP, injector).
+"$root/scripts/cross_build.sh" arm64 "$build/arm64" >/dev/null
 
-# buildah bud of <containerfile> in <context>, pushed to <name>-<version>.oci.tar.
+# Per architecture: its build directory and Debian's multiarch triplet.
+build_of() { [ "$1" = amd64 ] && echo "$build" || echo "$build/$1"; }
+triplet_of() { [ "$1" = amd64 ] && echo x86_64-linux-gnu || echo aarch64-linux-gnu; }
+
+# A static busybox of this architecture: the machine's own for amd64;
+# Debian's busybox-static:<arch> otherwise, downloaded and extracted (not
+# installed: it would replace the machine's).
+busybox_of() {
+  local arch=$1
+  [ "$arch" = amd64 ] && { echo /bin/busybox; return; }
+  local dir=$out/busybox-$arch
+  if [ ! -x "$dir/bin/busybox" ]; then
+    rm -rf "$dir" && mkdir -p "$dir/deb"
+    # apt downloads as its own user where it can (else it warns and uses root).
+    id _apt >/dev/null 2>&1 && chown _apt "$dir/deb"
+    (cd "$dir/deb" && apt-get download -q "busybox-static:$arch" >/dev/null) ||
+      { echo "build.sh: apt-get download busybox-static:$arch failed (dpkg --add-architecture $arch; apt-get update)" >&2; exit 1; }
+    dpkg -x "$dir"/deb/busybox-static_*.deb "$dir"
+  fi
+  echo "$dir/bin/busybox"
+}
+
+# buildah bud of <containerfile> in <context> for <arch>, into the list <name>:<version>.
 build_image() {
-  local name=$1 containerfile=$2 context=$3
-  local image=localhost/$name:$version archive=$out/$name-$version.oci.tar
-  buildah "${storage[@]}" bud --quiet --isolation chroot --build-arg "VERSION=$version" \
-    -f "$containerfile" -t "$image" "$context" >/dev/null
+  local name=$1 containerfile=$2 context=$3 arch=$4
+  buildah "${storage[@]}" bud --quiet --isolation chroot --build-arg "VERSION=$version" --arch "$arch" --os linux \
+    --manifest "localhost/$name:$version" -f "$containerfile" -t "localhost/$name:$version-$arch" "$context" >/dev/null
+}
+
+# The list, every architecture in it, to <name>-<version>.oci.tar; the local copies go.
+push_index() {
+  local name=$1 list=localhost/$1:$version archive=$out/$1-$version.oci.tar
   rm -f "$archive"
-  buildah "${storage[@]}" push --quiet "$image" "oci-archive:$archive:$name:$version"
-  buildah "${storage[@]}" rmi "$image" >/dev/null
-  echo "image: $archive"
+  buildah "${storage[@]}" manifest push --quiet --all "$list" "oci-archive:$archive:$name:$version"
+  buildah "${storage[@]}" manifest rm "$list" >/dev/null
+  for arch in "${arches[@]}"; do buildah "${storage[@]}" rmi "$list-$arch" >/dev/null; done
+  echo "image: $archive (${arches[*]/#/linux/})"
+}
+
+# Clears what an interrupted run left (a list or images of the same name).
+forget() {
+  buildah "${storage[@]}" manifest rm "localhost/$1:$version" >/dev/null 2>&1 || true
+  for arch in "${arches[@]}"; do buildah "${storage[@]}" rmi "localhost/$1:$version-$arch" >/dev/null 2>&1 || true; done
 }
 
 # The agent: the portable bundle (bundle.sh, checked by check_bundle.py)
-# and a static busybox for the copy.
+# and a static busybox for the copy, per architecture.
 agent_image() {
-  local context=$out/context
-  rm -rf "$context" && mkdir -p "$context"
-  "$here/bundle.sh" "$build/agent" "$context/bundle"
-  /usr/bin/python3 "$here/check_bundle.py" "$context/bundle"
-  cp /bin/busybox "$context/busybox"
-  build_image jvmsight-agent "$here/Containerfile" "$context"
+  forget jvmsight-agent
+  local arch context
+  for arch in "${arches[@]}"; do
+    context=$out/context-$arch
+    rm -rf "$context" && mkdir -p "$context"
+    "$here/bundle.sh" "$(build_of "$arch")/agent" "$context/bundle" >/dev/null
+    /usr/bin/python3 "$here/check_bundle.py" --arch "$arch" "$context/bundle"
+    cp "$(busybox_of "$arch")" "$context/busybox"
+    build_image jvmsight-agent "$here/Containerfile" "$context" "$arch"
+  done
+  push_index jvmsight-agent
 }
 
 # The injector: the stripped binary and exactly the libraries it runs with
-# (ldd's, plus OpenSSL 3, which it dlopen()s for HTTPS), at this machine's
-# paths, so the dynamic linker finds them with no configuration.
+# (its NEEDED closure, plus OpenSSL 3, which it dlopen()s for HTTPS, and the
+# dynamic linker it names), at Debian's multiarch paths, where the dynamic
+# linker finds them with no configuration.
 injector_image() {
-  local context=$out/injector-context binary=$build/injector/jvmsight-injector
-  rm -rf "$context" && mkdir -p "$context/rootfs/usr/bin"
-  install -m 0755 "$binary" "$context/rootfs/usr/bin/jvmsight-injector"
-  strip "$context/rootfs/usr/bin/jvmsight-injector"
-  local libs lib ssl
-  ssl=$(/sbin/ldconfig -p | awk '/^\tlibssl\.so\.3 .*x86-64/ && !n++ {print $NF}')
-  [ -n "$ssl" ] || { echo "build.sh: no libssl.so.3 (Debian: libssl3)" >&2; exit 1; }
-  libs=$( { ldd "$binary"; ldd "$ssl"; echo " $ssl"; } | awk '/=> \// {print $3} /^\t\// {print $1} /^ \// {print $1}' | sort -u)
-  for lib in $libs; do
-    mkdir -p "$context/rootfs$(dirname "$lib")"
-    cp -L "$lib" "$context/rootfs$lib"
+  forget jvmsight-injector
+  local arch context binary triplet ssl interp soname lib strip
+  for arch in "${arches[@]}"; do
+    context=$out/injector-context-$arch binary=$(build_of "$arch")/injector/jvmsight-injector
+    triplet=$(triplet_of "$arch")
+    strip=strip
+    command -v "$triplet-strip" >/dev/null && strip=$triplet-strip
+    rm -rf "$context" && mkdir -p "$context/rootfs/usr/bin" "$context/rootfs/usr/lib/$triplet"
+    install -m 0755 "$binary" "$context/rootfs/usr/bin/jvmsight-injector"
+    "$strip" "$context/rootfs/usr/bin/jvmsight-injector"
+    ssl=$(readlink -f "/usr/lib/$triplet/libssl.so.3") || true
+    [ -f "$ssl" ] || { echo "build.sh: no libssl.so.3 for $triplet (Debian: libssl3:$arch)" >&2; exit 1; }
+    cp "$ssl" "$context/rootfs/usr/lib/$triplet/libssl.so.3"
+    while read -r soname lib; do
+      cp "$lib" "$context/rootfs/usr/lib/$triplet/$soname"
+    done < <("$here/elf_closure.sh" "$triplet" "$binary" "$ssl")
+    interp=$(readelf -lW "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+    mkdir -p "$context/rootfs$(dirname "$interp")"
+    cp -L "$interp" "$context/rootfs$interp" 2>/dev/null || cp "/usr/lib/$triplet/$(basename "$interp")" "$context/rootfs$interp"
+    build_image jvmsight-injector "$here/Containerfile.injector" "$context" "$arch"
   done
-  build_image jvmsight-injector "$here/Containerfile.injector" "$context"
+  push_index jvmsight-injector
 }
 
 agent_image

@@ -10,6 +10,10 @@
 #
 #   deploy/image/bundle.sh <build-dir>/agent <out-dir>
 #
+# The architecture is libjvmsight.so's own (x86-64, or aarch64 from
+# scripts/cross_build.sh): dependencies are read from the ELF files, not by
+# running them (elf_closure.sh).
+#
 # Left out on purpose, and expected from the JVM's image:
 # - glibc (libc, libm, libpthread, libdl, librt, libresolv, the loader):
 #   it must match the image's own, so it can never travel.
@@ -21,12 +25,20 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 <agent-build-dir> <out-dir>" >&2; exit 2; }
 agent_dir=$1 out=$2
 [ -f "$agent_dir/libjvmsight.so" ] || { echo "bundle: no libjvmsight.so in $agent_dir (build the agent first)" >&2; exit 1; }
-for tool in ldd strip patchelf; do
+case $(readelf -h "$agent_dir/libjvmsight.so" | sed -n 's/^ *Machine: *//p') in
+  *X86-64) triplet=x86_64-linux-gnu ;;
+  AArch64) triplet=aarch64-linux-gnu ;;
+  *) echo "bundle: $agent_dir/libjvmsight.so is neither x86-64 nor aarch64" >&2; exit 1 ;;
+esac
+strip=strip
+command -v "$triplet-strip" >/dev/null && strip=$triplet-strip
+for tool in readelf "$strip" patchelf; do
   command -v "$tool" >/dev/null || { echo "bundle: '$tool' is missing (Debian: apt-get install patchelf binutils)" >&2; exit 1; }
 done
+here=$(cd "$(dirname "$0")" && pwd)
 
 # Sonames that stay with the image (see above).
-system_libs='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libmvec\.so\.1|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|libresolv\.so\.2|libutil\.so\.1|libanl\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
+system_libs='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1|libc\.so\.6|libm\.so\.6|libmvec\.so\.1|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|libresolv\.so\.2|libutil\.so\.1|libanl\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -35,31 +47,26 @@ agent_libs=("$agent_dir"/*.so)
 for lib in "${agent_libs[@]}"; do
   install -m 0755 "$lib" "$out/$(basename "$lib")"
 done
-# Loaded at run time by the agent, so not in any ldd output: found where
-# this machine's dynamic linker finds it.
+# Loaded at run time by the agent, so in no NEEDED entry: found where this
+# architecture's libraries live.
 runtime_libs=()
 for soname in libssl.so.3; do
-  # awk reads to the end: quitting early would kill ldconfig with SIGPIPE,
-  # which pipefail turns into a silent exit of this script.
-  path=$(/sbin/ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64/ && !found {found = $NF} END {print found}')
-  [ -n "$path" ] || { echo "bundle: $soname (HTTPS) is not on this machine (Debian: apt-get install libssl3)" >&2; exit 1; }
-  install -m 0755 "$(readlink -f "$path")" "$out/$soname"
+  path=$(readlink -f "/usr/lib/$triplet/$soname") || true
+  [ -f "$path" ] || { echo "bundle: $soname (HTTPS) for $triplet is not on this machine (Debian: apt-get install libssl3)" >&2; exit 1; }
+  install -m 0755 "$path" "$out/$soname"
   runtime_libs+=("$out/$soname")
 done
 
-# ldd lists the whole closure (dependencies of dependencies too), resolved on
-# this build machine.
-for lib in "${agent_libs[@]}" "${runtime_libs[@]}"; do
-  ldd "$lib" | while read -r soname arrow path _; do
-    [ "$arrow" = "=>" ] || continue
-    [[ $soname =~ $system_libs ]] && continue
-    [ "$path" = "not" ] && { echo "bundle: $lib needs $soname, which is not found on this machine" >&2; exit 1; }
-    [ -e "$out/$soname" ] || install -m 0755 "$(readlink -f "$path")" "$out/$soname"
-  done
-done
+# The whole closure (dependencies of dependencies too), minus what stays
+# with the image.
+closure=$("$here/elf_closure.sh" "$triplet" "${agent_libs[@]}" "${runtime_libs[@]}")
+while read -r soname path; do
+  [[ $soname =~ $system_libs ]] && continue
+  [ -e "$out/$soname" ] || install -m 0755 "$path" "$out/$soname"
+done <<<"$closure"
 
 for f in "$out"/*.so*; do
-  strip --strip-unneeded "$f"
+  "$strip" --strip-unneeded "$f"
   patchelf --set-rpath '$ORIGIN' "$f"
 done
-echo "bundle: $(cd "$out" && ls -d ./*.so* 2>/dev/null | sed 's|^\./||' | tr '\n' ' ')-> $out"
+echo "bundle ($triplet): $(cd "$out" && ls -d ./*.so* 2>/dev/null | sed 's|^\./||' | tr '\n' ' ')-> $out"

@@ -6,9 +6,12 @@ Reads every file's ELF headers with readelf and fails, naming the file, when:
   promise to run in would refuse to load it);
 - it needs a library that is neither in the bundle nor expected from the
   image (glibc and the GCC C++ runtime);
-- its RUNPATH is not exactly $ORIGIN, or it still carries debug sections.
+- its RUNPATH is not exactly $ORIGIN, or it still carries debug sections;
+- it is built for another architecture than the bundle's (--arch; default
+  amd64): an arm64 bundle with one x86-64 library in it fails on a Graviton
+  node only when that library is loaded.
 
-Usage: check_bundle.py <bundle-dir>
+Usage: check_bundle.py [--arch amd64|arm64] <bundle-dir>
 """
 import re
 import subprocess
@@ -18,7 +21,11 @@ from pathlib import Path
 # Highest symbol version each runtime may be asked for. glibc 2.34: Amazon
 # Linux 2023 and UBI 9 (Ubuntu 22.04 has 2.35, Debian 12 2.36, Ubuntu 24.04
 # 2.39). GLIBCXX_3.4.29 / CXXABI_1.3.13 / GCC_7.0.0: the GCC 11 runtime of
-# Amazon Linux 2023 and UBI 9. docs/KUBERNETES.md states the same floor.
+# Amazon Linux 2023 and UBI 9. The same floor holds on arm64: those
+# distributions ship the same glibc and GCC runtime for aarch64 (Graviton's
+# Amazon Linux 2023 is glibc 2.34 too), and aarch64 symbol versions start at
+# GLIBC_2.17, so nothing older is asked of them. docs/KUBERNETES.md states
+# the same floor.
 FLOOR = {
     "GLIBC": (2, 34),
     "GLIBCXX": (3, 4, 29),
@@ -26,9 +33,17 @@ FLOOR = {
     "GCC": (7, 0, 0),
 }
 
-# Sonames the image provides (bundle.sh leaves exactly these out).
+# Per architecture: readelf's name for the ELF machine, and the dynamic
+# linker's soname (the only soname of the image that differs).
+ARCHES = {
+    "amd64": ("Advanced Micro Devices X86-64", "ld-linux-x86-64.so.2"),
+    "arm64": ("AArch64", "ld-linux-aarch64.so.1"),
+}
+
+# Sonames the image provides (bundle.sh leaves exactly these out), besides
+# the architecture's dynamic linker.
 FROM_IMAGE = {
-    "ld-linux-x86-64.so.2", "libc.so.6", "libm.so.6", "libmvec.so.1",
+    "libc.so.6", "libm.so.6", "libmvec.so.1",
     "libpthread.so.0", "libdl.so.2", "librt.so.1", "libresolv.so.2",
     "libutil.so.1", "libanl.so.1", "libstdc++.so.6", "libgcc_s.so.1",
 }
@@ -47,7 +62,8 @@ def version_needs(path):
     return set(re.findall(r"Name: ([A-Z]+)_([0-9.]+)", section[1]))
 
 
-def main(bundle):
+def main(bundle, arch):
+    machine, dynamic_linker = ARCHES[arch]
     files = sorted(p for p in Path(bundle).iterdir() if p.is_file())
     if not any(p.name == "libjvmsight.so" for p in files):
         return [f"{bundle}: no libjvmsight.so"]
@@ -55,9 +71,12 @@ def main(bundle):
     errors = []
     highest = {}
     for f in files:
+        header = re.search(r"Machine:\s*(.+)", readelf("-h", str(f)))
+        if not header or header.group(1).strip() != machine:
+            errors.append(f"{f.name} is built for {header.group(1).strip() if header else '?'}, not {arch}")
         dynamic = readelf("-d", str(f))
         for needed in re.findall(r"\(NEEDED\).*\[(.+)\]", dynamic):
-            if needed not in present and needed not in FROM_IMAGE:
+            if needed not in present and needed not in FROM_IMAGE and needed != dynamic_linker:
                 errors.append(f"{f.name} needs {needed}, which is neither in the bundle nor in a JVM image")
         runpath = re.findall(r"\((?:RUNPATH|RPATH)\).*\[(.*)\]", dynamic)
         expected = ["$ORIGIN"]
@@ -75,14 +94,18 @@ def main(bundle):
             if version > highest.get(family, ()):
                 highest[family] = version
     needs = ", ".join(f"{k}_{'.'.join(map(str, v))}" for k, v in sorted(highest.items()))
-    print(f"check_bundle: {len(files)} files ({', '.join(sorted(present))}); highest versions needed: {needs}")
+    print(f"check_bundle: {arch}, {len(files)} files ({', '.join(sorted(present))}); highest versions needed: {needs}")
     return errors
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    arch = "amd64"
+    if len(args) == 3 and args[0] == "--arch" and args[1] in ARCHES:
+        arch, args = args[1], args[2:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    problems = main(sys.argv[1])
+    problems = main(args[0], arch)
     for p in problems:
         print(f"check_bundle: FAIL: {p}", file=sys.stderr)
     sys.exit(1 if problems else 0)

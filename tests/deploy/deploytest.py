@@ -60,23 +60,73 @@ def ldd(path):
     return libs
 
 
-def unpack_image(archive, work):
-    """umoci unpack of the OCI archive: returns (runtime bundle dir, image config)."""
+# ELF e_machine of each platform's binaries (the ELF header, offset 18).
+ELF_MACHINE = {"amd64": 0x3E, "arm64": 0xB7}
+INDEX_TYPE = "application/vnd.oci.image.index.v1+json"
+
+
+def extract_layout(archive, work):
     layout = work / "layout"
-    layout.mkdir()
-    with tarfile.open(archive) as t:
-        t.extractall(layout)
-    tags = subprocess.run(["umoci", "ls", "--layout", str(layout)], check=True,
+    if not layout.exists():
+        layout.mkdir()
+        with tarfile.open(archive) as t:
+            t.extractall(layout)
+    return layout
+
+
+def image_index(layout):
+    """(tag, {architecture: manifest descriptor}) of the archive's one tagged
+    image index (deploy/image/build.sh pushes linux/amd64 and linux/arm64)."""
+    top = json.loads((layout / "index.json").read_text())["manifests"]
+    if len(top) != 1 or top[0].get("mediaType") != INDEX_TYPE:
+        fail(f"expected one image index in index.json, found {[m.get('mediaType') for m in top]}")
+    tag = top[0].get("annotations", {}).get("org.opencontainers.image.ref.name", "")
+    platforms = {}
+    for m in json.loads(blob(layout, top[0]["digest"]))["manifests"]:
+        p = m.get("platform", {})
+        platforms[f"{p.get('os')}/{p.get('architecture')}"] = m
+    return tag, platforms
+
+
+def unpack_image(archive, work, arch="amd64"):
+    """umoci unpack of one platform's image from the OCI archive's index:
+    returns (runtime bundle dir, tag, image config). umoci unpacks one
+    manifest, so this platform's manifest gets the tag in a copy of the layout."""
+    layout = extract_layout(archive, work)
+    tag, platforms = image_index(layout)
+    chosen = platforms.get(f"linux/{arch}")
+    if chosen is None:
+        fail(f"{archive}: no linux/{arch} in the index ({sorted(platforms)})")
+    one = work / f"layout-{arch}"
+    shutil.copytree(layout, one, symlinks=True)
+    ref = {"org.opencontainers.image.ref.name": tag}
+    (one / "index.json").write_text(json.dumps({"schemaVersion": 2, "manifests": [dict(chosen, annotations=ref)]}))
+    tags = subprocess.run(["umoci", "ls", "--layout", str(one)], check=True,
                           capture_output=True, text=True).stdout.split()
-    if len(tags) != 1:
-        fail(f"{archive}: expected one tagged image, found {tags}")
-    bundle = work / "image-bundle"
-    subprocess.run(["umoci", "unpack", "--image", f"{layout}:{tags[0]}", str(bundle)],
+    if tags != [tag]:
+        fail(f"{archive}: expected the one tag {tag!r}, found {tags}")
+    bundle = work / f"image-bundle-{arch}"
+    subprocess.run(["umoci", "unpack", "--image", f"{one}:{tag}", str(bundle)],
                    check=True, capture_output=True)
-    index = json.loads((layout / "index.json").read_text())
-    manifest = json.loads(blob(layout, index["manifests"][0]["digest"]))
-    config = json.loads(blob(layout, manifest["config"]["digest"]))
-    return bundle, tags[0], config
+    manifest = json.loads(blob(one, chosen["digest"]))
+    config = json.loads(blob(one, manifest["config"]["digest"]))
+    return bundle, tag, config
+
+
+def layer_elf_machines(layout, descriptor):
+    """{path: e_machine} of every ELF file in this manifest's layers."""
+    manifest = json.loads(blob(layout, descriptor["digest"]))
+    found = {}
+    for layer in manifest["layers"]:
+        algo, hexd = layer["digest"].split(":")
+        with tarfile.open(layout / "blobs" / algo / hexd) as t:
+            for member in t:
+                if not member.isfile():
+                    continue
+                head = t.extractfile(member).read(20)
+                if head[:4] == b"\x7fELF":
+                    found[member.name] = int.from_bytes(head[18:20], "little")
+    return found
 
 
 def blob(layout, digest):

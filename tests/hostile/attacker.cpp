@@ -15,14 +15,8 @@
 namespace jvmsight::test {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-struct Slot {
-  int fd = -1;
-  Harm harm = Harm::silent;
-  bool connected = false;
-  Clock::time_point next{};  // the next trickled byte, or the next try to connect
-};
+using Clock = Attacker::Clock;
+using Slot = Attacker::Slot;
 
 // A non-blocking connect from source to 127.0.0.1:port; -1 when refused now.
 int open_from(const std::string& source, int port) {
@@ -90,64 +84,67 @@ void Attacker::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+// Connects, trickles and says what to wait for, one slot.
+short Attacker::prepare(Slot& s, Clock::time_point now) const {
+  if (s.fd < 0 && now >= s.next) {
+    s.fd = open_from(source_, port_);
+    s.connected = false;
+    if (s.fd < 0) s.next = now + std::chrono::milliseconds(50);  // no port or descriptor now: soon again
+  }
+  if (s.connected && s.harm == Harm::trickle && now >= s.next) {
+    (void)!send(s.fd, "a", 1, MSG_NOSIGNAL);
+    s.next = now + std::chrono::seconds(1);
+  }
+  return !s.connected ? POLLOUT : s.harm == Harm::body ? POLLIN | POLLOUT : POLLIN;
+}
+
+// What poll() said of one slot: connected, streaming, or dropped (then
+// reconnected at once).
+void Attacker::handle(Slot& s, short got) {
+  if (!s.connected) {
+    int error = 0;
+    socklen_t len = sizeof(error);
+    if ((got & POLLOUT) && getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &error, &len) == 0 && error == 0) {
+      ++connects_;
+      if (s.harm != Harm::churn) {
+        s.connected = true;
+        ++open_;
+        send_opening(s);
+        s.next = Clock::now() + std::chrono::seconds(1);
+        return;
+      }
+    }
+    reset(s.fd);  // refused, or churning: at once again
+    s.fd = -1;
+    return;
+  }
+  static const std::string chunk(65536, 'x');
+  bool gone = false;
+  if (s.harm == Harm::body && (got & POLLOUT))
+    gone = send(s.fd, chunk.data(), chunk.size(), MSG_NOSIGNAL) < 0 && errno != EAGAIN;
+  char buf[4096];
+  if (!gone && (got & (POLLIN | POLLHUP | POLLERR))) {
+    const ssize_t n = recv(s.fd, buf, sizeof(buf), MSG_DONTWAIT);
+    gone = n == 0 || (n < 0 && errno != EAGAIN);
+  }
+  if (!gone) return;
+  ++dropped_;
+  --open_;
+  reset(s.fd);  // the server closed it: at once again
+  s.fd = -1;
+  s.next = Clock::now();
+}
+
 void Attacker::run() {
   std::vector<Slot> slots(static_cast<size_t>(connections_));
   for (size_t i = 0; i < slots.size(); ++i) slots[i].harm = harms_[i % harms_.size()];
   std::vector<pollfd> fds(slots.size());
   while (!stop_) {
     const auto now = Clock::now();
-    for (size_t i = 0; i < slots.size(); ++i) {
-      Slot& s = slots[i];
-      if (s.fd < 0 && now >= s.next) {
-        s.fd = open_from(source_, port_);
-        s.connected = false;
-        if (s.fd < 0) s.next = now + std::chrono::milliseconds(50);  // no port or descriptor now: soon again
-      }
-      if (s.connected && s.harm == Harm::trickle && now >= s.next) {
-        (void)!send(s.fd, "a", 1, MSG_NOSIGNAL);
-        s.next = now + std::chrono::seconds(1);
-      }
-      const short events = !s.connected ? POLLOUT : s.harm == Harm::body ? POLLIN | POLLOUT : POLLIN;
-      fds[i] = {s.fd, events, 0};
-    }
+    for (size_t i = 0; i < slots.size(); ++i) fds[i] = {slots[i].fd, prepare(slots[i], now), 0};
     if (poll(fds.data(), fds.size(), 50) <= 0) continue;
-    for (size_t i = 0; i < slots.size(); ++i) {
-      Slot& s = slots[i];
-      const short got = fds[i].revents;
-      if (s.fd < 0 || got == 0) continue;
-      if (!s.connected) {
-        int error = 0;
-        socklen_t len = sizeof(error);
-        if ((got & POLLOUT) && getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &error, &len) == 0 && error == 0) {
-          ++connects_;
-          if (s.harm != Harm::churn) {
-            s.connected = true;
-            ++open_;
-            send_opening(s);
-            s.next = Clock::now() + std::chrono::seconds(1);
-            continue;
-          }
-        }
-        reset(s.fd);  // refused, or churning: at once again
-        s.fd = -1;
-        continue;
-      }
-      static const std::string chunk(65536, 'x');
-      bool gone = false;
-      if (s.harm == Harm::body && (got & POLLOUT))
-        gone = send(s.fd, chunk.data(), chunk.size(), MSG_NOSIGNAL) < 0 && errno != EAGAIN;
-      char buf[4096];
-      if (!gone && (got & (POLLIN | POLLHUP | POLLERR))) {
-        const ssize_t n = recv(s.fd, buf, sizeof(buf), MSG_DONTWAIT);
-        gone = n == 0 || (n < 0 && errno != EAGAIN);
-      }
-      if (!gone) continue;
-      ++dropped_;
-      --open_;
-      reset(s.fd);  // the server closed it: at once again
-      s.fd = -1;
-      s.next = Clock::now();
-    }
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].fd >= 0 && fds[i].revents != 0) handle(slots[i], fds[i].revents);
   }
   for (auto& s : slots)
     if (s.fd >= 0) reset(s.fd);

@@ -4,6 +4,7 @@
 // server drops it, on a thread of their own until stopped. Loopback only,
 // bounded by the connection count and the caller's run time.
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,8 +30,18 @@ class Attacker {
   long dropped() const { return dropped_; }  // connections the server closed
   long open_now() const { return open_; }    // connected at this moment
 
+  using Clock = std::chrono::steady_clock;
+  struct Slot {
+    int fd = -1;
+    Harm harm = Harm::silent;
+    bool connected = false;
+    Clock::time_point next{};  // the next trickled byte, or the next try to connect
+  };
+
  private:
   void run();
+  short prepare(Slot& s, Clock::time_point now) const;
+  void handle(Slot& s, short got);
   std::string source_;
   int port_;
   int connections_;
