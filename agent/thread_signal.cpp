@@ -1,6 +1,7 @@
 #include "agent/thread_signal.h"
 
 #include "collectors/threads/jvmti_thread_source.h"
+#include "common/log.h"
 
 namespace jvmsight {
 
@@ -13,11 +14,20 @@ void ThreadSignal::build(JNIEnv* jni, bool change_events, CollectorSet& collecto
 }
 
 bool ThreadSignal::native_states() const {
-  if (options_.native_states != Tristate::auto_) return options_.native_states == Tristate::on;
-  // JVM TI 21+ (0x3015....) makes GetThreadState wait out virtual-thread transitions.
   jint version = 0;
   if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return false;
-  return ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) < 21;
+  const jint major = (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+  // Before thread-SMR (JDK 10; JDK 8 says JVM TI 1.2) GetThreadState reads the
+  // thread's native JavaThread unguarded: one that just ended is freed memory
+  // (a SIGSEGV or a hang in libjvm under thread churn). Never on those JVMs.
+  if (major < 10) {
+    if (options_.native_states == Tristate::on)
+      log::warn("native_states=on is ignored on JVM TI ", major, " (JDK < 10)");
+    return false;
+  }
+  if (options_.native_states != Tristate::auto_) return options_.native_states == Tristate::on;
+  // JVM TI 21+ (0x3015....) makes GetThreadState wait out virtual-thread transitions.
+  return major < 21;
 }
 
 }  // namespace jvmsight

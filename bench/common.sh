@@ -7,10 +7,13 @@ AGENT=$BUILD/agent/libjvmsight.so
 CLASSES=$BUILD/bench/classes
 [ -f "$AGENT" ] || { echo "build first: cmake -S . -B build && make -C build (no $AGENT)" >&2; exit 1; }
 
-# Every full JDK under /usr/lib/jvm, one per real java binary.
+# Every full JDK under /usr/lib/jvm, one per real java binary, then the
+# extra ones of scripts/install_jdks.sh: JDK 11 as is, JDK 8 and 21 through
+# the chroot wrappers the test harness writes (build/jdk-roots/bin/jdkN/bin,
+# after one run of the integration tests; docs/TESTING.md).
 bench_jdks() {
   local seen="" home real
-  for home in /usr/lib/jvm/*; do
+  for home in /usr/lib/jvm/* "$BUILD"/jdk-roots/host/usr/lib/jvm/* "$BUILD"/jdk-roots/bin/jdk*; do
     [ -x "$home/bin/jcmd" ] || continue
     real=$(readlink -f "$home/bin/java")
     case " $seen " in *" $real "*) continue ;; esac
@@ -21,7 +24,7 @@ bench_jdks() {
 
 compile_bench() {
   mkdir -p "$CLASSES"
-  /usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 17 -d "$CLASSES" "$ROOT"/bench/java/*.java
+  /usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 8 -Xlint:-options -d "$CLASSES" "$ROOT"/bench/java/*.java
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }

@@ -51,7 +51,7 @@ case $workload in
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$java_home/bin/javac" --release 17 -d "$work" "$here/java/ContentionBench.java"
+/usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 8 -Xlint:-options -d "$work" "$here/java/ContentionBench.java"  # runs on JDK 8 to 25
 args=(ContentionBench 16 2 2000 4000 100 100 "$block")
 run() {
   case $1 in

@@ -17,7 +17,9 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # runtimes: scripts/fuzz.sh, ctest -L fuzz), and for the deploy tests
 # (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
 # and runc, python3-jsonpatch (an RFC 6902 implementation applying the
-# injector's patches in tests/deploy). helm, kubectl and
+# injector's patches in tests/deploy), debootstrap (the Debian 13 root for the
+# extra test JDKs 8 and 21: scripts/install_jdks.sh) and jattach (attach on
+# every JDK, 8 included). helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
 # jvmsight-injector (the admission webhook) parses AdmissionReviews with nlohmann::json.
@@ -32,7 +34,8 @@ command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 # grpc++ and its protoc plugin: only the OTLP tests' receivers (tests/otlp).
 TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
   clang libclang-rt-14-dev openssl
-  buildah umoci busybox-static patchelf runc python3-jsonpatch)
+  buildah umoci busybox-static patchelf runc python3-jsonpatch
+  debootstrap jattach)
 # arm64 (docs/ARM64.md): the cross compilers, the :arm64 -dev packages the
 # OTLP plugin links (Debian multiarch: dpkg --add-architecture arm64, below),
 # and qemu-user plus debootstrap for the arm64 root the tests run the arm64
@@ -81,11 +84,30 @@ run_demo() {
 }
 
 run_tests() {
-  echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm)"
+  echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm and build/jdk-roots)"
   build/tests/integration_tests --gtest_filter=-* | grep '^\[jvmsight\]'  # which JDKs, which are missing
   # Serially: the GC and lock tests time real JVM events, and two JVMs per
   # core make the timing noisy on small machines.
   ctest --test-dir build --output-on-failure --timeout 600
+}
+
+# The extra test JDKs (8, 11, 21) download while the build runs; the tests
+# wait for them. JVMSIGHT_EXTRA_JDKS=0 leaves them out.
+start_jdk_install() {
+  [ "$MODE" = test ] || return 0
+  [ "${JVMSIGHT_EXTRA_JDKS:-1}" = 0 ] && return 0
+  mkdir -p build
+  bash scripts/install_jdks.sh build/jdk-roots >build/install_jdks.log 2>&1 &
+  JDK_INSTALL_PID=$!
+}
+wait_jdk_install() {
+  [ -n "${JDK_INSTALL_PID:-}" ] || return 0
+  if ! wait "$JDK_INSTALL_PID"; then
+    echo "==> installing the extra test JDKs failed (build/install_jdks.log; JVMSIGHT_EXTRA_JDKS=0 skips them):" >&2
+    tail -5 build/install_jdks.log >&2
+    return 1
+  fi
+  tail -1 build/install_jdks.log
 }
 
 # The arm64 root (debootstrap, minutes) is made in the background while the
@@ -101,8 +123,9 @@ start_arm64_root() {
 
 install_missing
 [ "$MODE" = test ] && start_arm64_root
+start_jdk_install
 build
 case "$MODE" in
   demo) run_demo ;;
-  test) run_tests ;;
+  test) wait_jdk_install && run_tests ;;
 esac

@@ -13,7 +13,7 @@ final class AgentMetrics {
 
     /** GET /metrics from the agent whose port is in portfile. */
     static AgentMetrics scrape(String portfile) throws Exception {
-        return parse(get(Integer.parseInt(Files.readString(Path.of(portfile)).trim())));
+        return parse(get(Integer.parseInt(Io.read(portfile).trim())));
     }
 
     /**
@@ -22,8 +22,8 @@ final class AgentMetrics {
      */
     static String get(int port) throws Exception {
         HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
-        try (var in = c.getInputStream()) {
-            return new String(in.readAllBytes());
+        try (java.io.InputStream in = c.getInputStream()) {
+            return new String(Io.readAll(in));
         }
     }
 

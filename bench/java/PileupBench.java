@@ -74,7 +74,7 @@ public class PileupBench {
 
     static void scrape(int rounds, String portfile) throws Exception {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        int port = Integer.parseInt(Files.readString(Paths.get(portfile)).trim());
+        int port = Integer.parseInt(Io.read(portfile).trim());
         double[] mxMs = new double[rounds], httpMs = new double[rounds], agentMs = new double[rounds],
                  queueMs = new double[rounds], mxCpuMs = new double[rounds], scrapeCpuMs = new double[rounds];
         // CPU: getThreadInfo's is the calling thread's plus the VM thread's
@@ -129,7 +129,7 @@ public class PileupBench {
 
     /** utime + stime of this process, in clock ticks. */
     static long cpuTicks() throws Exception {
-        String stat = Files.readString(Paths.get("/proc/self/stat"));
+        String stat = Io.read("/proc/self/stat");
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }

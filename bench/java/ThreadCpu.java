@@ -22,7 +22,7 @@ final class ThreadCpu {
             for (Path task : tasks) {
                 String comm;
                 try {
-                    comm = Files.readString(task.resolve("comm")).trim();
+                    comm = Io.read(task.resolve("comm")).trim();
                 } catch (IOException e) {
                     continue;  // ended meanwhile
                 }

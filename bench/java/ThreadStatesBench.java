@@ -24,7 +24,7 @@ public class ThreadStatesBench {
             t.start();
         }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        int port = Integer.parseInt(Files.readString(Paths.get(portfile)).trim());
+        int port = Integer.parseInt(Io.read(portfile).trim());
         double[] mxMs = new double[rounds], agentMs = new double[rounds];
         for (int r = -3; r < rounds; r++) {  // 3 warm-up rounds
             long t0 = System.nanoTime();
@@ -40,7 +40,7 @@ public class ThreadStatesBench {
 
     static double agentThreadsSeconds(int port) throws Exception {
         HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
-        String body = new String(c.getInputStream().readAllBytes());
+        String body = new String(Io.readAll(c.getInputStream()));
         for (String line : body.split("\n"))
             if (line.startsWith("jvmsight_collector_duration_seconds{collector=\"threads\"}"))
                 return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));

@@ -25,7 +25,7 @@ public class WholeScrapeBench {
             t.start();
         }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        int port = Integer.parseInt(Files.readString(Paths.get(args[2])).trim());
+        int port = Integer.parseInt(Io.read(args[2]).trim());
         double[] mxMs = new double[rounds], httpMs = new double[rounds], scrapeMs = new double[rounds],
                 runtimeMs = new double[rounds], mxCpuMs = new double[rounds], scrapeCpuMs = new double[rounds];
         // CPU as in PileupBench: the caller's and the VM thread's for getThreadInfo, the agent's threads' for a scrape.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/jvm_calls.h"
+#include "common/log.h"
 
 namespace jvmsight {
 
@@ -51,7 +52,12 @@ bool JavaLockScan::define() {
   if (cls == nullptr) {
     jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
     cls = jni_->FindClass(name);
-    if (!jni_ok(jni_, "FindClass(JvmsightLockScan)") || cls == nullptr) return false;
+    if (cls == nullptr) {
+      // Expected on JDK 8 (class file 55 and jdk.internal.misc.Unsafe need JDK 11): not a warning.
+      jni_->ExceptionClear();
+      log::info("JvmsightLockScan needs JDK 11+: threads are read through JNI, one call per thread");
+      return false;
+    }
   }
   scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I[I[Ljava/lang/Object;Z)I");
   ids_method_ = jni_->GetStaticMethodID(cls, "ids", "([Ljava/lang/Thread;)[J");

@@ -1,6 +1,7 @@
 #include "collectors/threads/thread_info_reader.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "common/jvm_calls.h"
 
@@ -32,8 +33,6 @@ bool ThreadInfoReader::resolve() {
   ti_stack_ = jni_->GetMethodID(ti, "getStackTrace", "()[Ljava/lang/StackTraceElement;");
   ti_monitors_ = jni_->GetMethodID(ti, "getLockedMonitors", "()[Ljava/lang/management/MonitorInfo;");
   ti_synchronizers_ = jni_->GetMethodID(ti, "getLockedSynchronizers", "()[Ljava/lang/management/LockInfo;");
-  ti_daemon_ = jni_->GetMethodID(ti, "isDaemon", "()Z");
-  ti_priority_ = jni_->GetMethodID(ti, "getPriority", "()I");
   ti_native_ = jni_->GetMethodID(ti, "isInNative", "()Z");
   ti_suspended_ = jni_->GetMethodID(ti, "isSuspended", "()Z");
   li_class_ = jni_->GetMethodID(li, "getClassName", "()Ljava/lang/String;");
@@ -50,7 +49,41 @@ bool ThreadInfoReader::resolve() {
   th_stack_ = jni_->GetMethodID(th, "getStackTrace", "()[Ljava/lang/StackTraceElement;");
   th_daemon_ = jni_->GetMethodID(th, "isDaemon", "()Z");
   ready_ = jni_ok(jni_, "ThreadInfo methods");
+  // Java 9+: JDK 8's ThreadInfo has neither; its threads tell (flags_by_id).
+  ti_daemon_ = optional_method(ti, "isDaemon", "()Z");
+  ti_priority_ = optional_method(ti, "getPriority", "()I");
+  if (ti_daemon_ == nullptr || ti_priority_ == nullptr) {
+    th_all_ = jni_->GetStaticMethodID(th, "getThreads", "()[Ljava/lang/Thread;");  // JDK 8: private, JNI may call it
+    th_id_ = jni_->GetMethodID(th, "getId", "()J");
+    th_priority_ = jni_->GetMethodID(th, "getPriority", "()I");
+    if (!jni_ok(jni_, "Thread.getThreads")) th_all_ = nullptr;
+  }
   return ready_;
+}
+
+jmethodID ThreadInfoReader::optional_method(jclass c, const char* name, const char* signature) {
+  jmethodID m = jni_->GetMethodID(c, name, signature);
+  if (jni_->ExceptionCheck()) jni_->ExceptionClear();  // NoSuchMethodError: an older JDK
+  return m;
+}
+
+std::unordered_map<jlong, std::pair<bool, int>> ThreadInfoReader::flags_by_id() {
+  std::unordered_map<jlong, std::pair<bool, int>> out;
+  if (th_all_ == nullptr) return out;
+  LocalFrame frame(jni_, 8);
+  jclass th = jni_->FindClass("java/lang/Thread");
+  auto all = th ? static_cast<jobjectArray>(jni_->CallStaticObjectMethod(th, th_all_)) : nullptr;
+  if (!jni_ok(jni_, "Thread.getThreads()") || all == nullptr) return out;
+  const jsize n = jni_->GetArrayLength(all);
+  for (jsize i = 0; i < n; ++i) {
+    jobject t = jni_->GetObjectArrayElement(all, i);
+    if (t == nullptr) continue;
+    out[jni_->CallLongMethod(t, th_id_)] = {jni_->CallBooleanMethod(t, th_daemon_) == JNI_TRUE,
+                                            jni_->CallIntMethod(t, th_priority_)};
+    jni_->DeleteLocalRef(t);
+  }
+  jni_ok(jni_, "Thread getters");
+  return out;
 }
 
 std::string ThreadInfoReader::string_of(jobject s) {
@@ -83,8 +116,8 @@ ThreadRecord ThreadInfoReader::convert_one(jobject info) {
     t.lock_owner_id = owner;
     t.lock_owner_name = string_of(jni_->CallObjectMethod(info, ti_owner_name_));
   }
-  t.daemon = jni_->CallBooleanMethod(info, ti_daemon_);
-  t.priority = jni_->CallIntMethod(info, ti_priority_);
+  if (ti_daemon_ != nullptr) t.daemon = jni_->CallBooleanMethod(info, ti_daemon_);
+  if (ti_priority_ != nullptr) t.priority = jni_->CallIntMethod(info, ti_priority_);
   t.in_native = jni_->CallBooleanMethod(info, ti_native_);
   t.suspended = jni_->CallBooleanMethod(info, ti_suspended_);
   t.stack = frames_of(static_cast<jobjectArray>(jni_->CallObjectMethod(info, ti_stack_)));
@@ -150,6 +183,11 @@ std::optional<std::vector<ThreadRecord>> ThreadInfoReader::convert(jobjectArray 
     if (info == nullptr) continue;  // ended since the ids were taken
     out.push_back(convert_one(info));
     jni_->DeleteLocalRef(info);
+  }
+  if (ti_daemon_ == nullptr || ti_priority_ == nullptr) {
+    const auto flags = flags_by_id();
+    for (auto& t : out)
+      if (auto it = flags.find(t.id); it != flags.end()) std::tie(t.daemon, t.priority) = it->second;
   }
   return out;
 }

@@ -7,6 +7,8 @@
 
 #include <functional>
 #include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collectors/threads/thread_mx_bean.h"
@@ -37,6 +39,10 @@ class ThreadInfoReader {
   ThreadRecord record_of(jthread thread, ThreadKey id);
   std::optional<LockRef> lock_of(jobject lock_info);
   std::string string_of(jobject s);
+  // A method an older JDK may lack: null then, and no exception left pending.
+  jmethodID optional_method(jclass c, const char* name, const char* signature);
+  // Thread id -> (daemon, priority) of every live thread: JDK 8's ThreadInfo lacks both.
+  std::unordered_map<jlong, std::pair<bool, int>> flags_by_id();
 
   JNIEnv* jni_;
   ThreadMxBean& mx_;
@@ -50,6 +56,7 @@ class ThreadInfoReader {
             ste_native_ = nullptr;
   jmethodID enum_name_ = nullptr;
   jmethodID th_name_ = nullptr, th_state_ = nullptr, th_stack_ = nullptr, th_daemon_ = nullptr;
+  jmethodID th_all_ = nullptr, th_id_ = nullptr, th_priority_ = nullptr;  // JDK 8 only
   std::function<jthread(ThreadKey)> lookup_;
 };
 

@@ -34,5 +34,10 @@ struct AgentJvm {
   INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn(::jvmsight::test::jdks()),                             \
                            [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
+// The core suites: also on the extra JDKs (8, 11, 21 from scripts/install_jdks.sh).
+#define JVMSIGHT_CORE_JDKS(suite)                                                                                  \
+  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn(::jvmsight::test::core_jdks()),                        \
+                           [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
 
 }  // namespace jvmsight::test

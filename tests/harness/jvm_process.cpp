@@ -179,6 +179,27 @@ std::map<std::string, long> parse_report(const std::string& line) {
   return out;
 }
 
+Completed attach_agent(const Jdk& jdk, pid_t pid, const std::string& library, const std::string& options,
+                       bool use_jattach, std::map<std::string, std::string> env) {
+  if (use_jattach || jdk.feature < 9) {
+    // jattach (Debian's package) prints "JVM response code = 0" and then the agent's return code.
+    Completed c = run({"/usr/bin/jattach", std::to_string(pid), "load", library, "true", options}, std::move(env));
+    std::istringstream lines(c.out);
+    std::string line, last;
+    while (std::getline(lines, line))
+      if (!line.empty()) last = line;
+    const bool loaded = c.exit_code == 0 && c.out.find("JVM response code = 0") != std::string::npos &&
+                        (last == "0" || last == "return code: 0");
+    if (!loaded && c.exit_code == 0) c.exit_code = 1;
+    return c;
+  }
+  // jcmd's own quoting: the option string travels inside literal double quotes.
+  Completed c =
+      run({jdk.tool("jcmd"), std::to_string(pid), "JVMTI.agent_load", library, "\"" + options + "\""}, std::move(env));
+  if (c.exit_code == 0 && c.out.find("return code: 0") == std::string::npos) c.exit_code = 1;
+  return c;
+}
+
 Completed run_idle_with(const Jdk& jdk, const std::string& agent_arg) {
   Process jvm(java_command(jdk, {agent_arg}, "Idle"));
   Completed c;

@@ -79,6 +79,12 @@ struct Completed {
 Completed run(std::vector<std::string> argv, std::map<std::string, std::string> env = {},
               std::chrono::milliseconds timeout = 60s);
 
+// Loads a library into a running JVM with these options, as a user would:
+// jcmd JVMTI.agent_load where the JDK has it (9+), jattach on JDK 8 or when
+// asked. exit_code is 0 only if the library's Agent_OnAttach returned 0.
+Completed attach_agent(const Jdk& jdk, pid_t pid, const std::string& library, const std::string& options,
+                       bool use_jattach = false, std::map<std::string, std::string> env = {});
+
 // Runs the Idle fixture with this agent argument ("-agentpath:..."): tells
 // it to exit once it is READY, and returns how it ended.
 Completed run_idle_with(const Jdk& jdk, const std::string& agent_arg);

@@ -233,7 +233,7 @@ std::string case_name(const ::testing::TestParamInfo<std::tuple<Jdk, Case>>& i) 
 
 INSTANTIATE_TEST_SUITE_P(
     Jdks, Deadlock,
-    ::testing::Combine(::testing::ValuesIn(jdks()),
+    ::testing::Combine(::testing::ValuesIn(core_jdks()),
                        ::testing::Values(Case{"monitor2", "Deadlocks$Resource"}, Case{"monitor3", "Deadlocks$Resource"},
                                          Case{"reentrant", "java.util.concurrent.locks.ReentrantLock$NonfairSync"},
                                          Case{"mixed", "java.util.concurrent.locks.ReentrantLock$NonfairSync"},
@@ -278,7 +278,7 @@ TEST_P(VirtualDeadlock, FoundByTheBackgroundCheckOnJdk21Plus) {
   EXPECT_NE(text.body.find("(a java.util.concurrent.locks.ReentrantLock$NonfairSync)"), std::string::npos) << text.body;
 }
 
-JVMSIGHT_ALL_JDKS(VirtualDeadlock);
+JVMSIGHT_CORE_JDKS(VirtualDeadlock);
 
 class NoDeadlock : public ::testing::TestWithParam<Jdk> {};
 
@@ -398,7 +398,7 @@ TEST_P(DeadlockGauges, AbsentWhenTheCheckIsOff) {
   EXPECT_EQ(s.value("jvmsight_deadlock_checks_total"), 0.0);
 }
 
-JVMSIGHT_ALL_JDKS(DeadlockGauges);
+JVMSIGHT_CORE_JDKS(DeadlockGauges);
 
 class LockScanBudgets : public ::testing::TestWithParam<Jdk> {};
 
@@ -487,7 +487,7 @@ JVMSIGHT_ALL_JDKS(LockScanBudgets);
 
 class AttachedDeadlock : public ::testing::TestWithParam<std::tuple<Jdk, Case>> {};
 
-// The agent loaded by jcmd into a JVM that is already deadlocked: the
+// The agent attached into a JVM that is already deadlocked: the
 // OnLoad-only capabilities are missing, so the ThreadMXBean fallback finds it.
 TEST_P(AttachedDeadlock, IsReported) {
   const auto& [jdk, c] = GetParam();
@@ -496,10 +496,10 @@ TEST_P(AttachedDeadlock, IsReported) {
   auto line = p.wait_for_line("DEADLOCKED ", 30s);
   ASSERT_TRUE(line) << p.err();
   Truth truth = parse_truth(*line);
-  std::string options = "\"port=0,host=127.0.0.1,portfile=" + dir.path("port") + "\"";
-  Completed jcmd = run({jdk.tool("jcmd"), std::to_string(p.pid()), "JVMTI.agent_load", agent_path(), options},
-                       {{"JAVA_TOOL_OPTIONS", ""}});
-  ASSERT_EQ(jcmd.exit_code, 0) << jcmd.out << jcmd.err;
+  // jcmd JVMTI.agent_load, or jattach on JDK 8 (its jcmd has no such command).
+  Completed attach = attach_agent(jdk, p.pid(), agent_path(), "port=0,host=127.0.0.1,portfile=" + dir.path("port"),
+                                  false, {{"JAVA_TOOL_OPTIONS", ""}});
+  ASSERT_EQ(attach.exit_code, 0) << attach.out << attach.err;
   auto port = read_portfile(dir.path("port"), 30s);
   ASSERT_TRUE(port) << p.err();
   ASSERT_TRUE(wait_for_stderr(p, "deadlock detected", 10s)) << p.err();
@@ -513,7 +513,7 @@ TEST_P(AttachedDeadlock, IsReported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, AttachedDeadlock,
-                         ::testing::Combine(::testing::ValuesIn(jdks()),
+                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
                                             ::testing::Values(Case{"monitor2", "Deadlocks$Resource"},
                                                               Case{"mixed", "Deadlocks$Resource"})),
                          case_name);

@@ -51,7 +51,7 @@ bool jdk_offers(const Jdk& jdk, const std::string& gc) {
   static std::mutex m;
   static std::map<std::string, bool> cache;
   std::lock_guard<std::mutex> lock(m);
-  std::string key = jdk.home + gc;
+  std::string key = jdk.name + gc;
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   return cache[key] = run({jdk.tool("java"), "-XX:+Use" + gc + "GC", "-version"}).exit_code == 0;
@@ -248,12 +248,21 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   // retirement, memory pool and code cache bookkeeping), so the agent sees a
   // little more: measured +2..+12% on G1, Parallel and Serial of JDK 25 and
   // G1/Parallel of JDK 17, and up to +32% (about 2 ms per full collection)
-  // on JDK 17 Serial. Tolerance: never below the beans' time (minus the
-  // 1 ms truncation and 2% rounding slack), at most 40% + 1 ms + 0.3 ms per
-  // pause above it.
+  // on JDK 17 Serial. Before JDK 17 the mark-sweep full collections (Serial's
+  // MarkSweepCompact, CMS's ConcurrentMarkSweep) leave more of their
+  // safepoint outside the bean's timer: measured 6-10 ms per full collection
+  // on JDK 8 and 11 Serial, 2-3 ms with CMS. Tolerance: never below the
+  // beans' time (minus the 1 ms truncation and 2% rounding slack), at most
+  // 40% + 1 ms + 0.3 ms per pause above it, plus 12 ms per such full
+  // collection before JDK 17.
+  long old_full = 0;
+  if (jdk.feature < 17)
+    for (const char* full : {"MarkSweepCompact", "ConcurrentMarkSweep"})
+      if (auto it = truth.find(full); it != truth.end()) old_full += it->second.count;
   double agent_ms = seen.total_pause_s * 1000;
   EXPECT_GE(agent_ms, stw_ms - 1.0 - 0.02 * stw_ms) << "agent pause sum below the collectors' own time";
-  EXPECT_LE(agent_ms, 1.4 * stw_ms + 1 + 0.3 * seen.total_pauses) << "agent pause sum above the collectors' own time";
+  EXPECT_LE(agent_ms, 1.4 * stw_ms + 1 + 0.3 * seen.total_pauses + 12.0 * old_full)
+      << "agent pause sum above the collectors' own time";
   std::printf("[gc] %s %s: %ld pauses, agent %.3f ms, MXBeans %ld ms (stop-the-world collectors)\n", jdk.name.c_str(),
               gc.c_str(), seen.total_pauses, agent_ms, stw_ms);
 }
@@ -392,11 +401,12 @@ std::string param_name(const ::testing::TestParamInfo<JdkAndCollector>& i) {
 }
 
 INSTANTIATE_TEST_SUITE_P(JdksAndCollectors, GcPauses,
-                         ::testing::Combine(::testing::ValuesIn(jdks()),
-                                            ::testing::Values("Serial", "Parallel", "G1", "Z", "Shenandoah")),
+                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                                            ::testing::Values("Serial", "Parallel", "G1", "ConcMarkSweep", "Z",
+                                                              "Shenandoah")),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(JdksAndCollectors, ConcurrentGc,
-                         ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("Z", "Shenandoah")),
+                         ::testing::Combine(::testing::ValuesIn(core_jdks()), ::testing::Values("Z", "Shenandoah")),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Jdks, GcSpans, ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("G1")),
                          param_name);

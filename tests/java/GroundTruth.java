@@ -49,7 +49,7 @@ final class GroundTruth {
     }
 
     /**
-     * Daemon threads by Thread.State (ThreadInfo.isDaemon), for OTLP's
+     * Daemon threads by Thread.State (Thread.isDaemon), for OTLP's
      * jvm.thread.count by jvm.thread.daemon; the calling thread counted as
      * in threads().
      */
@@ -58,8 +58,14 @@ final class GroundTruth {
         Map<String, Long> c = new TreeMap<>();
         for (Thread.State s : Thread.State.values()) c.put(s.name(), 0L);
         long self = Thread.currentThread().getId();
+        // ThreadInfo.isDaemon is Java 9+: the daemon flags from the thread groups (Java 8 too).
+        java.util.Set<Long> daemons = new java.util.HashSet<>();
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) root = root.getParent();
+        Thread[] all = new Thread[root.activeCount() * 2 + 16];
+        for (int i = 0, n = root.enumerate(all, true); i < n; i++) if (all[i].isDaemon()) daemons.add(all[i].getId());
         for (ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
-            if (ti == null || !ti.isDaemon()) continue;
+            if (ti == null || !daemons.contains(ti.getThreadId())) continue;
             c.merge(ti.getThreadId() == self ? "RUNNABLE" : ti.getThreadState().name(), 1L, Long::sum);
         }
         StringBuilder b = new StringBuilder();

@@ -54,9 +54,9 @@ public class RuntimeTruth {
     /** Allocates mb MiB in small arrays, then collects; the bytes this thread allocated meanwhile. */
     static long churn(int mb) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
+        long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
         for (int i = 0; i < mb * 16; i++) sink = new byte[64 * 1024];
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
         System.gc();
         return allocated;
     }

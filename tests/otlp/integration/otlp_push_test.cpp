@@ -379,7 +379,8 @@ TEST_P(OtlpPush, SilentEndpointDoesNotDelayExit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, OtlpPush,
-                         ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("grpc", "http/protobuf")),
+                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                                            ::testing::Values("grpc", "http/protobuf")),
                          [](const ::testing::TestParamInfo<Param>& i) {
                            return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
                          });
