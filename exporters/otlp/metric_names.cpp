@@ -56,9 +56,9 @@ const std::vector<NameRow>& name_table() {
   const AttributeRename buffer_pool{"pool", "jvm.buffer.pool.name"};
   const AttributeRename area{"area", "jvm.memory.type", ValueStyle::memory_type};
   static const std::vector<NameRow> rows = {
-      // The daemon split comes first; jvm_threads_state carries
+      // The daemon split ranks first; jvm_threads_state carries
       // jvm.thread.count only where the daemon flag cannot be read (the
-      // converter writes each OTLP name from the first family that has it).
+      // converter sends each OTLP name from its lowest-ranked family).
       {"jvmsight_threads_state_by_daemon",
        "jvm.thread.count",
        "{thread}",
@@ -168,6 +168,13 @@ const std::vector<NameRow>& name_table() {
       {"jvm_runtime_info", "", "", Instrument::gauge, {}},
   };
   return rows;
+}
+
+size_t table_rank(std::string_view family) {
+  const auto& rows = name_table();
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].family == family) return i;
+  return rows.size();
 }
 
 OtlpName otlp_name(const MetricFamily& family) {

@@ -70,5 +70,8 @@ struct NameRow {
   std::vector<double> boundaries;  // OtlpName::boundaries
 };
 const std::vector<NameRow>& name_table();
+// The family's row in the table (its size when not listed): when two
+// families map to one OTLP name, the lower rank is sent.
+size_t table_rank(std::string_view family);
 
 }  // namespace jvmsight::otlp

@@ -274,6 +274,22 @@ TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
 // jvm.thread.daemon x jvm.thread.state: from the daemon split when the
 // collector has one (listed first), as a boolean attribute; the plain
 // state family then sends nothing under the same name.
+// Which family carries a shared OTLP name does not depend on the order the
+// collectors emit them: the daemon split wins either way.
+TEST(MetricConversion, SharedNameDoesNotDependOnEmissionOrder) {
+  MetricFamilies f;
+  add_sample(add_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
+  add_sample(add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon"), 4,
+             {{"state", "WAITING"}, {"daemon", "true"}});
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "v");
+  Request r = convert(c, f, 2'000'000'000);
+  const pb::Metric* m = find(r, "jvm.thread.count");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->sum().data_points_size(), 1);
+  EXPECT_EQ(m->sum().data_points(0).as_int(), 4);
+  EXPECT_EQ(m->description(), "by daemon");
+}
+
 TEST(MetricConversion, ThreadCountByDaemonAndState) {
   MetricFamilies f;
   auto& by_daemon = add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon");
