@@ -10,6 +10,7 @@
 
 #include "agent/http_front.h"
 #include "agent/jdk_tool.h"
+#include "common/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -120,8 +121,14 @@ void Agent::start_live(JNIEnv* jni) {
   // Read at VMInit: not all of these are set yet at OnLoad.
   std::string jdk_version = system_property(jvmti_, "java.vm.version");
   std::string vm_name = system_property(jvmti_, "java.vm.name");
-  otlp_ = OtlpPlugin::load({options_.otlp_endpoint, options_.otlp_protocol, vm_name, jdk_version,
-                            system_property(jvmti_, "sun.java.command")});
+  if (otlp::otlp_requested(options_.otlp_endpoint.c_str())) {
+    // The resource's facts (resource.h): System.getProperty, since
+    // java.runtime.* are set by the class library, not the VM.
+    std::string properties;
+    for (const char* name : otlp::resource_properties)
+      properties += std::string(name) + "=" + java_system_property(jni, name) + "\n";
+    otlp_ = OtlpPlugin::load({options_.otlp_endpoint, options_.otlp_protocol, properties});
+  }
   metrics_.set_vm(jdk_version, vm_name, otlp_.get());
   deadlocks_.add_sink(stderr_deadlocks_);
   if (otlp_ && otlp_->exports_deadlocks()) deadlocks_.add_sink(*otlp_);

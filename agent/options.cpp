@@ -115,6 +115,7 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.gc_span_min_ns); }},
     {"gc_notifications", "gc_notifications", "auto, on or off; auto: on except with ZGC or Shenandoah",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.gc_notifications); }},
+    {"gc_cause", "gc_cause", "on or off", [](std::string_view v, Options& o) { return parse_on_off(v, o.gc_cause); }},
     {"details", "details",
      "local, on or off; local serves /threads and /deadlocks to loopback clients only, on to every client, off to "
      "none",

@@ -40,6 +40,9 @@ struct Options {
   // GC pauses at least this long become span records (0: every pause).
   int64_t gc_span_min_ns = 0;
   Tristate gc_notifications = Tristate::auto_;
+  // jvmsight_gc_pause_seconds (OTLP jvm.gc.duration) also by cause: opt-in,
+  // as the conventions make jvm.gc.cause (more series per collector).
+  bool gc_cause = false;
   Details details = Details::local;
   // Files holding the credentials every endpoint then asks for (never the
   // command line: ps and jcmd VM.command_line show it).

@@ -60,9 +60,7 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   host.endpoint = settings.endpoint.empty() ? nullptr : settings.endpoint.c_str();
   host.protocol = settings.protocol.empty() ? nullptr : settings.protocol.c_str();
   host.agent_version = version;
-  host.vm_name = settings.vm_name.c_str();
-  host.vm_version = settings.vm_version.c_str();
-  host.java_command = settings.java_command.c_str();
+  host.java_properties = settings.java_properties.c_str();
   plugin->exporter_ = start(&host, &plugin->schedule_);
   if (plugin->exporter_ == nullptr) return nullptr;  // the plugin said why
   return plugin;

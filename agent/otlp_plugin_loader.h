@@ -17,11 +17,9 @@
 namespace jvmsight {
 
 struct OtlpPluginSettings {
-  std::string endpoint;  // agent option otlp_endpoint ("" = the environment decides)
-  std::string protocol;  // agent option otlp_protocol ("" = the environment decides)
-  std::string vm_name;
-  std::string vm_version;
-  std::string java_command;
+  std::string endpoint;         // agent option otlp_endpoint ("" = the environment decides)
+  std::string protocol;         // agent option otlp_protocol ("" = the environment decides)
+  std::string java_properties;  // "name=value\n" lines of otlp::resource_properties
 };
 
 // A DeadlockSink: each confirmed deadlock becomes a log record (when logs

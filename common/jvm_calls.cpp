@@ -34,6 +34,30 @@ bool jni_ok(JNIEnv* jni, const char* what) {
   return false;
 }
 
+std::string java_string(JNIEnv* jni, jobject s) {
+  if (s == nullptr) return "";
+  const char* chars = jni->GetStringUTFChars(static_cast<jstring>(s), nullptr);
+  std::string out = chars ? chars : "";
+  if (chars) jni->ReleaseStringUTFChars(static_cast<jstring>(s), chars);
+  return out;
+}
+
+std::string java_system_property(JNIEnv* jni, const char* name) {
+  if (jni->PushLocalFrame(8) != 0) {
+    jni->ExceptionClear();
+    return "";
+  }
+  std::string out;
+  jclass system = jni->FindClass("java/lang/System");
+  jmethodID get =
+      system ? jni->GetStaticMethodID(system, "getProperty", "(Ljava/lang/String;)Ljava/lang/String;") : nullptr;
+  jstring key = get && jni_ok(jni, "System.getProperty") ? jni->NewStringUTF(name) : nullptr;
+  jobject value = key ? jni->CallStaticObjectMethod(system, get, key) : nullptr;
+  if (jni_ok(jni, name)) out = java_string(jni, value);
+  jni->PopLocalFrame(nullptr);
+  return out;
+}
+
 std::vector<NamedBean> named_beans(JNIEnv* jni, jobject list, jmethodID get_name) {
   std::vector<NamedBean> out;
   jclass list_class = jni->FindClass("java/util/List");

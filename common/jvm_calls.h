@@ -18,6 +18,14 @@ bool jvmti_ok(jvmtiEnv* jvmti, jvmtiError err, const char* what);
 // level, clears it, and returns false.
 bool jni_ok(JNIEnv* jni, const char* what);
 
+// A java.lang.String's UTF-8 text ("" for null).
+std::string java_string(JNIEnv* jni, jobject s);
+
+// System.getProperty(name) through JNI ("" when unset or on failure).
+// java.runtime.* are set by the class library, so JVM TI's
+// GetSystemProperty does not have them.
+std::string java_system_property(JNIEnv* jni, const char* name);
+
 // The elements of a java.util.List of MXBeans, each with its getName():
 // new global references, elements that fail left out. Agent thread only.
 struct NamedBean {

@@ -43,8 +43,10 @@ int main(int argc, char** argv) {
   server.port = config.port;
   server.tls.cert_file = config.tls_cert_file;
   server.tls.key_file = config.tls_key_file;
-  server.max_body_bytes = 4 << 20;  // a pod is at most ~1.5 MB in etcd; a review carries one
-  server.max_connections = 64;      // the API servers' connections, kept short
+  // A CREATE review carries one pod (etcd holds at most ~1.5 MB a value).
+  // Bodies are held per connection: 16 connections x 2 MiB bounds the
+  // memory a flood of large bodies can take (the chart allows 128 MiB).
+  server.max_body_bytes = 2 << 20;
   server.listen_backlog = 128;
   server.is_local = [](const std::string&) { return false; };
   injector::InjectorMetrics metrics;

@@ -32,6 +32,10 @@ struct SummaryValue {
 
 struct Sample {
   std::vector<Label> labels;
+  // Attributes only OTLP sends: a semantic convention's attribute the
+  // client_java family has no label for (jvm.memory.type on a pool). The
+  // Prometheus text never shows them, so /metrics stays client_java's.
+  std::vector<Label> otlp_attributes;
   double value = 0;          // gauge and counter
   HistogramValue histogram;  // histogram only
   SummaryValue summary;      // summary only

@@ -58,7 +58,9 @@ void GcCollector::poll() {
 void GcCollector::record(const GcPause& pause) {
   // The action (GarbageCollectionNotificationInfo.getGcAction) is OTLP's
   // jvm.gc.action; "unknown" like gc when no notification matched.
-  histograms_[{pause.gc, pause.action.empty() ? "unknown" : pause.action}].observe(
+  // The cause (getGcCause) is jvm.gc.cause, opt-in as in the conventions.
+  std::string cause = by_cause_ ? (pause.cause.empty() ? "unknown" : pause.cause) : "";
+  histograms_[{pause.gc, pause.action.empty() ? "unknown" : pause.action, std::move(cause)}].observe(
       static_cast<double>(pause.raw.duration_ns()) / 1e9);
   for (const auto& c : pause.collections) ++collections_in_pauses_[c];
   SpanRecord span = span_of(pause);
@@ -99,8 +101,12 @@ void GcCollector::collect(MetricFamilies& out) {
   auto& pauses = add_family(out, "jvmsight_gc_pause_seconds", MetricType::histogram,
                             "Stop-the-world GC pauses timed by JVM TI GarbageCollectionStart/Finish, by collector "
                             "and action (\"unknown\" when no GC notification matched the pause)");
-  for (const auto& [key, h] : histograms_)
-    add_histogram(pauses, h.value(), {{"gc", key.first}, {"action", key.second}});
+  for (const auto& [key, h] : histograms_) {
+    const auto& [gc, action, cause] = key;
+    std::vector<Label> labels{{"gc", gc}, {"action", action}};
+    if (by_cause_) labels.push_back({"cause", cause});
+    add_histogram(pauses, h.value(), std::move(labels));
+  }
   auto& inside = add_family(out, "jvmsight_gc_pause_collections_total", MetricType::counter,
                             "Collections (GC notifications) that fell inside a measured pause, by collector; "
                             "one pause may hold several (e.g. Parallel's System.gc(): scavenge then full)");

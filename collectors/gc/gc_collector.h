@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "collectors/collector.h"
 #include "collectors/gc/gc_mx_beans.h"
@@ -27,9 +28,15 @@ class GcCollector : public Collector {
 
   // notifications: nullopt = auto (on unless a concurrent-cycle collector
   // runs: notifications lengthen ZGC/Shenandoah pauses several-fold).
+  // by_cause: pauses also by cause (option gc_cause).
   GcCollector(JNIEnv* jni, GcPauseRecorder& recorder, SpanQueue& spans, int64_t span_min_ns,
-              std::optional<bool> notifications)
-      : jni_(jni), recorder_(recorder), spans_(spans), span_min_ns_(span_min_ns), notifications_(notifications) {}
+              std::optional<bool> notifications, bool by_cause = false)
+      : jni_(jni),
+        recorder_(recorder),
+        spans_(spans),
+        span_min_ns_(span_min_ns),
+        notifications_(notifications),
+        by_cause_(by_cause) {}
 
   // Periodic (and before every collect/report): moves pauses and
   // notifications out of their buffers while they are fresh.
@@ -46,12 +53,14 @@ class GcCollector : public Collector {
   SpanQueue& spans_;
   const int64_t span_min_ns_;
   const std::optional<bool> notifications_;
+  const bool by_cause_;
   bool set_up_ = false;
   GcMxBeans beans_;
   GcPauseMatcher matcher_;
   PoolAllocation allocation_;
-  std::map<std::pair<std::string, std::string>, PauseHistogram> histograms_;  // by collector and action
-  std::map<std::string, uint64_t> collections_in_pauses_;                     // by collector
+  // By collector, action and cause ("" unless by_cause_).
+  std::map<std::tuple<std::string, std::string, std::string>, PauseHistogram> histograms_;
+  std::map<std::string, uint64_t> collections_in_pauses_;  // by collector
   int64_t max_since_scrape_ns_ = 0;
   std::deque<SpanRecord> recent_;
 };

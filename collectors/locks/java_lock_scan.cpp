@@ -53,9 +53,9 @@ bool JavaLockScan::define() {
     jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
     cls = jni_->FindClass(name);
     if (cls == nullptr) {
-      // Expected on JDK 8 (class file 55 and jdk.internal.misc.Unsafe need JDK 11): not a warning.
+      // Expected before JDK 17 (class file 61, JDK 17's Unsafe): not a warning.
       jni_->ExceptionClear();
-      log::info("JvmsightLockScan needs JDK 11+: threads are read through JNI, one call per thread");
+      log::info("JvmsightLockScan needs JDK 17+: threads are read through JNI, one call per thread");
       return false;
     }
   }

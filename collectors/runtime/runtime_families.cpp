@@ -9,8 +9,23 @@ void add_gauge(MetricFamilies& out, const char* name, const char* help, const st
   if (value) add_sample(add_family(out, name, MetricType::gauge, help), *value);
 }
 
-// A memory usage with the label that tells it apart (area or pool).
-using LabelledUsage = std::pair<Label, MemoryUsageReading>;
+// A memory usage with the label that tells it apart (area or pool), and
+// the OTLP-only attributes of its samples (a pool's jvm.memory.type).
+struct LabelledUsage {
+  Label label;
+  MemoryUsageReading usage;
+  std::vector<Label> otlp_attributes;
+};
+
+std::vector<Label> pool_type(const std::string& type) {
+  if (type.empty()) return {};
+  return {{"jvm.memory.type", type}};
+}
+
+void add_usage_sample(MetricFamily& f, double value, const Label& label, const std::vector<Label>& otlp_attributes) {
+  add_sample(f, value, {label});
+  f.samples.back().otlp_attributes = otlp_attributes;
+}
 
 // One MemoryUsage field of each usage, under the name of each chosen
 // generation (the memory families were renamed between 0.x and 1.x).
@@ -19,20 +34,20 @@ void add_usage_family(MetricFamilies& out, NameGenerations names, const char* v0
   for (const char* name : {names.v0 ? v0_name : nullptr, names.v1 ? v1_name : nullptr}) {
     if (name == nullptr) continue;
     auto& f = add_family(out, name, MetricType::gauge, help);
-    for (const auto& [label, usage] : usages) add_sample(f, usage.*field, {label});
+    for (const auto& u : usages) add_usage_sample(f, u.usage.*field, u.label, u.otlp_attributes);
   }
 }
 
 std::vector<LabelledUsage> areas(const RuntimeReading& jvm) {
   std::vector<LabelledUsage> out;
-  if (jvm.heap) out.push_back({{"area", "heap"}, *jvm.heap});
-  if (jvm.nonheap) out.push_back({{"area", "nonheap"}, *jvm.nonheap});
+  if (jvm.heap) out.push_back({{"area", "heap"}, *jvm.heap, {}});
+  if (jvm.nonheap) out.push_back({{"area", "nonheap"}, *jvm.nonheap, {}});
   return out;
 }
 
 std::vector<LabelledUsage> pools(const RuntimeReading& jvm) {
   std::vector<LabelledUsage> out;
-  for (const auto& p : jvm.pools) out.push_back({{"pool", p.name}, p.usage});
+  for (const auto& p : jvm.pools) out.push_back({{"pool", p.name}, p.usage, pool_type(p.type)});
   return out;
 }
 
@@ -42,7 +57,7 @@ void add_collection_family(MetricFamilies& out, const RuntimeReading& jvm, const
   if (!jvm.pools_read) return;
   auto& f = add_family(out, name, MetricType::gauge, help);
   for (const auto& p : jvm.pools)
-    if (p.collection_usage) add_sample(f, (*p.collection_usage).*field, {{"pool", p.name}});
+    if (p.collection_usage) add_usage_sample(f, (*p.collection_usage).*field, {"pool", p.name}, pool_type(p.type));
 }
 
 void add_memory(MetricFamilies& out, const RuntimeReading& jvm, NameGenerations names) {
@@ -120,6 +135,21 @@ void add_classes_and_compilation(MetricFamilies& out, const RuntimeReading& jvm,
                *jvm.compilation_ms / 1000.0);
 }
 
+// Not client_java's: what the OpenTelemetry Java agent reads for
+// jvm.cpu.count, jvm.cpu.recent_utilization and the jvm.system.cpu pair.
+void add_cpu(MetricFamilies& out, const OsReading& os) {
+  add_gauge(out, "jvmsight_cpu_count", "Processors available to the JVM (Runtime.availableProcessors).",
+            os.available_processors);
+  add_gauge(out, "jvmsight_cpu_recent_utilization_ratio",
+            "Recent CPU utilization of the JVM process, 0 to 1 (OperatingSystemMXBean.getProcessCpuLoad).",
+            os.process_cpu_load);
+  add_gauge(out, "jvmsight_system_cpu_utilization_ratio",
+            "Recent CPU utilization of the whole system, 0 to 1, as the JVM reports it.", os.system_cpu_load);
+  add_gauge(out, "jvmsight_system_cpu_load_1m",
+            "System load average over the last minute (OperatingSystemMXBean.getSystemLoadAverage).",
+            os.load_average_1m);
+}
+
 void add_info(MetricFamilies& out, const JvmIdentity& id, NameGenerations names) {
   std::vector<Label> labels{{"version", id.version}, {"vendor", id.vendor}, {"runtime", id.runtime}};
   if (names.v0) add_sample(add_family(out, "jvm_info", MetricType::gauge, "VM version info"), 1, labels);
@@ -134,6 +164,7 @@ void add_runtime_families(MetricFamilies& out, const RuntimeReading& jvm, const 
   add_memory(out, jvm, names);
   add_buffer_pools(out, jvm);
   add_classes_and_compilation(out, jvm, names);
+  add_cpu(out, jvm.os);
 }
 
 void add_process_families(MetricFamilies& out, const ProcessStats& p) {

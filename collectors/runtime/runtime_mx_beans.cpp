@@ -7,14 +7,6 @@
 namespace jvmsight {
 namespace {
 
-std::string string_of(JNIEnv* jni, jobject s) {
-  if (s == nullptr) return "";
-  const char* chars = jni->GetStringUTFChars(static_cast<jstring>(s), nullptr);
-  std::string out = chars ? chars : "";
-  if (chars) jni->ReleaseStringUTFChars(static_cast<jstring>(s), chars);
-  return out;
-}
-
 // A bean from a static no-argument ManagementFactory getter, as a global ref.
 jobject platform_bean(JNIEnv* jni, jclass factory, const char* getter, const char* signature) {
   jmethodID get = jni->GetStaticMethodID(factory, getter, signature);
@@ -68,10 +60,26 @@ bool RuntimeMxBeans::resolve_pools(JNIEnv* jni, jclass factory) {
   if (!jni_ok(jni, "MemoryPoolMXBean methods")) return false;
   jobject list = jni->CallStaticObjectMethod(factory, get);
   if (!jni_ok(jni, "getMemoryPoolMXBeans") || list == nullptr) return false;
-  // The pools of a JVM are fixed once it runs: remember them.
+  // The pools of a JVM are fixed once it runs: remember them, and their
+  // type (MemoryType HEAP or NON_HEAP, which jvm.memory.type spells
+  // lowercase).
+  jmethodID type = jni->GetMethodID(bean, "getType", "()Ljava/lang/management/MemoryType;");
+  jclass memory_type = jni->FindClass("java/lang/Enum");
+  jmethodID type_name = memory_type ? jni->GetMethodID(memory_type, "name", "()Ljava/lang/String;") : nullptr;
+  if (!jni_ok(jni, "MemoryPoolMXBean.getType")) type = nullptr;
   for (auto& b : named_beans(jni, list, name)) {
+    std::string t;
+    if (type && type_name) {
+      jobject value = jni->CallObjectMethod(b.bean, type);
+      std::string n = jni_ok(jni, "MemoryPoolMXBean.getType") && value
+                          ? java_string(jni, jni->CallObjectMethod(value, type_name))
+                          : "";
+      if (!jni_ok(jni, "MemoryType.name")) n.clear();
+      t = n == "HEAP" ? "heap" : n == "NON_HEAP" ? "non_heap" : "";
+    }
     pools_.push_back(b.bean);
     pool_names_.push_back(std::move(b.name));
+    pool_types_.push_back(std::move(t));
   }
   return true;
 }
@@ -149,7 +157,7 @@ void RuntimeMxBeans::read_pools(JNIEnv* jni, RuntimeReading& out) {
     if (!jni_ok(jni, "MemoryPoolMXBean.getUsage")) continue;
     auto reading = usage_of(jni, usage);
     if (!reading) continue;
-    MemoryPoolReading pool{pool_names_[i], *reading, std::nullopt};
+    MemoryPoolReading pool{pool_names_[i], pool_types_[i], *reading, std::nullopt};
     jobject collection = jni->CallObjectMethod(pools_[i], pool_collection_usage_);
     if (jni_ok(jni, "MemoryPoolMXBean.getCollectionUsage")) pool.collection_usage = usage_of(jni, collection);
     out.pools.push_back(std::move(pool));
@@ -184,18 +192,10 @@ void RuntimeMxBeans::read_classes_and_compilation(JNIEnv* jni, RuntimeReading& o
 
 JvmIdentity RuntimeCollector::read_identity(JNIEnv* jni) {
   JvmIdentity id;
-  LocalFrame frame(jni, 16);
-  jclass system = jni->FindClass("java/lang/System");
-  jmethodID get =
-      system ? jni->GetStaticMethodID(system, "getProperty", "(Ljava/lang/String;)Ljava/lang/String;") : nullptr;
-  if (!jni_ok(jni, "System.getProperty") || get == nullptr) return id;
   for (auto [field, key] :
        {std::pair{&JvmIdentity::version, "java.runtime.version"}, std::pair{&JvmIdentity::vendor, "java.vm.vendor"},
-        std::pair{&JvmIdentity::runtime, "java.runtime.name"}}) {
-    jstring name = jni->NewStringUTF(key);
-    jobject value = name ? jni->CallStaticObjectMethod(system, get, name) : nullptr;
-    if (jni_ok(jni, key) && value != nullptr) id.*field = string_of(jni, value);
-  }
+        std::pair{&JvmIdentity::runtime, "java.runtime.name"}})
+    if (std::string value = java_system_property(jni, key); !value.empty()) id.*field = value;
   return id;
 }
 
@@ -206,6 +206,7 @@ RuntimeReading RuntimeMxBeans::read(JNIEnv* jni) {
   read_pools(jni, out);
   read_buffer_pools(jni, out);
   read_classes_and_compilation(jni, out);
+  out.os = os_.read(jni);
   return out;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "collectors/runtime/os_mx_bean.h"
+
 namespace jvmsight {
 
 struct MemoryUsageReading {
@@ -20,6 +22,7 @@ struct MemoryUsageReading {
 
 struct MemoryPoolReading {
   std::string name;
+  std::string type;  // MemoryPoolMXBean.getType(): "heap" or "non_heap" ("" when unread)
   MemoryUsageReading usage;
   std::optional<MemoryUsageReading> collection_usage;  // pools the GC reports on
 };
@@ -49,6 +52,7 @@ struct RuntimeReading {
   bool buffer_pools_read = false;
   std::optional<ClassLoadingReading> classes;
   std::optional<double> compilation_ms;  // total JIT compilation time
+  OsReading os;
 };
 
 class RuntimeMxBeans {
@@ -74,6 +78,7 @@ class RuntimeMxBeans {
   jmethodID heap_ = nullptr, nonheap_ = nullptr, pending_ = nullptr;
   std::vector<jobject> pools_;
   std::vector<std::string> pool_names_;
+  std::vector<std::string> pool_types_;
   jmethodID pool_usage_ = nullptr, pool_collection_usage_ = nullptr;
   std::vector<jobject> buffer_pools_;
   std::vector<std::string> buffer_pool_names_;
@@ -82,6 +87,7 @@ class RuntimeMxBeans {
   jmethodID loaded_ = nullptr, total_loaded_ = nullptr, unloaded_ = nullptr;
   jobject compilation_ = nullptr;  // null: no JIT, or its time is not monitored
   jmethodID compilation_time_ = nullptr;
+  OsMxBean os_;
 };
 
 }  // namespace jvmsight

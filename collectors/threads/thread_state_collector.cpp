@@ -15,8 +15,6 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
 
   ThreadStateCounts counts;
   if (source_.count_states(counts)) {
-    // Before jvm_threads_state: OTLP's jvm.thread.count comes from the first
-    // family that maps to it (exporters/otlp/metric_names.cpp).
     if (counts.daemon_known) {
       auto& by_daemon = add_family(out, "jvmsight_threads_state_by_daemon", MetricType::gauge,
                                    "Live platform threads by Thread.State and daemon flag");

@@ -1,7 +1,7 @@
 #include "exporters/otlp/metric_conversion.h"
 
+#include <cmath>
 #include <optional>
-#include <set>
 #include <utility>
 
 #include "exporters/otlp/metric_names.h"
@@ -16,7 +16,8 @@ using Attributes = MetricConverter::Attributes;
 
 // The sample's labels as OTLP attributes; nullopt when the sample is not
 // sent (a label value with no place in the convention).
-std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const OtlpName& name) {
+std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const std::vector<Label>& otlp_attributes,
+                                        const OtlpName& name) {
   Attributes out;
   for (const auto& label : labels) {
     MetricConverter::Attribute kv{label.name, label.value};
@@ -28,6 +29,7 @@ std::optional<Attributes> attributes_of(const std::vector<Label>& labels, const 
     }
     out.push_back(std::move(kv));
   }
+  for (const auto& extra : otlp_attributes) out.push_back({extra.name, extra.value});
   return out;
 }
 
@@ -53,14 +55,53 @@ std::string series_key(const std::string& name, const std::vector<Label>& labels
   return key;
 }
 
+// A model summary (count and sum) as a histogram without boundaries: one
+// bucket holding every observation.
+HistogramValue histogram_of(const SummaryValue& s) { return {{}, {s.count}, s.sum, s.count}; }
+
+// The histogram over coarser boundaries, each one of the model's: bucket
+// counts merged, count and sum kept. Boundaries the model lacks cannot be
+// merged to: then the model's own are sent.
+HistogramValue rebucket(const HistogramValue& v, const std::vector<double>& bounds) {
+  if (bounds.empty() || v.bucket_counts.size() != v.upper_bounds.size() + 1) return v;
+  HistogramValue out{bounds, std::vector<uint64_t>(bounds.size() + 1, 0), v.sum, v.count};
+  size_t target = 0;  // the coarse bucket the next model bucket falls in
+  for (size_t i = 0; i < v.bucket_counts.size(); ++i) {
+    // Model bucket i is (upper_bounds[i-1], upper_bounds[i]]; it falls in
+    // the first coarse bucket whose bound is at least upper_bounds[i].
+    if (i < v.upper_bounds.size()) {
+      while (target < bounds.size() && bounds[target] < v.upper_bounds[i]) {
+        if (i == 0 || bounds[target] != v.upper_bounds[i - 1]) return v;  // not one of the model's bounds
+        ++target;
+      }
+    } else {
+      while (target < bounds.size()) {
+        if (bounds[target] != v.upper_bounds.back()) return v;
+        ++target;
+      }
+    }
+    out.bucket_counts[target] += v.bucket_counts[i];
+  }
+  return out;
+}
+
+template <class Point>
+void set_value(Point& p, double value, bool integer) {
+  if (integer)
+    p.set_as_int(std::llround(value));
+  else
+    p.set_as_double(value);
+}
+
 }  // namespace
 
 MetricConverter::MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version)
     : preference_(preference), start_unix_ns_(start_unix_ns), scope_version_(std::move(scope_version)) {}
 
 bool MetricConverter::delta_for(MetricType type) const {
-  if (preference_ == TemporalityPreference::delta) return type == MetricType::counter || type == MetricType::histogram;
-  if (preference_ == TemporalityPreference::lowmemory) return type == MetricType::histogram;
+  const bool histogram = type == MetricType::histogram || type == MetricType::summary;
+  if (preference_ == TemporalityPreference::delta) return type == MetricType::counter || histogram;
+  if (preference_ == TemporalityPreference::lowmemory) return histogram;
   return false;
 }
 
@@ -72,7 +113,7 @@ MetricConverter::Previous* MetricConverter::previous(const std::string& key, boo
 
 // One data point, of the metric's instrument. prev: the series' previous
 // values when its temporality is delta (first: none yet), else null.
-void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const Sample& sample,
+void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const Sample& sample, bool summary,
                                 const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns) {
   const int64_t start = (prev && !first) ? prev->time_unix_ns : start_unix_ns_;
   const auto temporality = prev ? pb::AGGREGATION_TEMPORALITY_DELTA : pb::AGGREGATION_TEMPORALITY_CUMULATIVE;
@@ -81,7 +122,7 @@ void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const 
       auto* p = metric.mutable_gauge()->add_data_points();
       add_attributes(attributes, *p->mutable_attributes());
       p->set_time_unix_nano(now_unix_ns);
-      p->set_as_double(sample.value);
+      set_value(*p, sample.value, name.integer);
       break;
     }
     case Instrument::updown_sum:
@@ -100,22 +141,14 @@ void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const 
         if (!first && value >= prev->value) value -= prev->value;
         prev->value = sample.value;
       }
-      p->set_as_double(value);
+      set_value(*p, value, name.integer);
       break;
     }
     case Instrument::histogram:
-      add_histogram_point(*metric.mutable_histogram(), sample.histogram, attributes, temporality, start, prev, first,
-                          now_unix_ns);
+      add_histogram_point(*metric.mutable_histogram(),
+                          summary ? histogram_of(sample.summary) : rebucket(sample.histogram, name.boundaries),
+                          attributes, temporality, start, prev, first, now_unix_ns);
       break;
-    case Instrument::summary: {
-      auto* p = metric.mutable_summary()->add_data_points();
-      add_attributes(attributes, *p->mutable_attributes());
-      p->set_start_time_unix_nano(start_unix_ns_);
-      p->set_time_unix_nano(now_unix_ns);
-      p->set_count(sample.summary.count);
-      p->set_sum(sample.summary.sum);
-      break;
-    }
   }
   if (prev) prev->time_unix_ns = now_unix_ns;
 }
@@ -152,32 +185,40 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
   sm->mutable_scope()->set_name("jvmsight");
   sm->mutable_scope()->set_version(scope_version_);
   size_t points = 0;
-  std::set<std::string> written;  // each OTLP name once: the first family that maps to it
+  // Each OTLP name once, from the family the table lists first (whatever
+  // order the collectors emitted them in): jvmsight_threads_state_by_daemon
+  // before jvm_threads_state, 1.x names before 0.x.
+  std::map<std::string, std::pair<size_t, const MetricFamily*>> source;
+  for (const MetricFamily& family : families) {
+    if (family.samples.empty()) continue;
+    const std::string name = otlp_name(family).name;
+    const size_t rank = table_rank(family.name);
+    auto [it, inserted] = source.try_emplace(name, rank, &family);
+    if (!inserted && rank < it->second.first) it->second = {rank, &family};
+  }
 
   for (const MetricFamily& family : families) {
     if (family.samples.empty()) continue;
     const OtlpName name = otlp_name(family);
-    if (name.name.empty() || !written.insert(name.name).second) continue;
+    if (name.name.empty() || source[name.name].second != &family) continue;
     const bool delta = delta_for(family.type);
     pb::Metric* metric = sm->add_metrics();
     metric->set_name(name.name);
     metric->set_description(family.help);
     metric->set_unit(name.unit);
     for (const Sample& sample : family.samples) {
-      const auto attributes = attributes_of(sample.labels, name);
+      const auto attributes = attributes_of(sample.labels, sample.otlp_attributes, name);
       if (!attributes || (name.defined_only && sample.value < 0)) continue;
       bool first = true;
       Previous* prev = delta ? previous(series_key(family.name, sample.labels), first) : nullptr;
-      add_point(*metric, name, sample, *attributes, prev, first, now_unix_ns);
+      add_point(*metric, name, sample, family.type == MetricType::summary, *attributes, prev, first, now_unix_ns);
       ++points;
     }
   }
   // A family whose every sample was left out leaves an empty metric behind.
   for (int i = sm->metrics_size() - 1; i >= 0; --i) {
     const pb::Metric& m = sm->metrics(i);
-    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() +
-                     m.summary().data_points_size() ==
-                 0;
+    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() == 0;
     if (empty) sm->mutable_metrics()->DeleteSubrange(i, 1);
   }
   if (points == 0) out.mutable_resource_metrics()->RemoveLast();

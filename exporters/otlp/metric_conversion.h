@@ -47,8 +47,9 @@ class MetricConverter {
   bool delta_for(MetricType type) const;
   // The series' previous values (for delta), keyed by name and labels.
   Previous* previous(const std::string& key, bool& first);
+  // summary: the sample is a model summary, sent as a one-bucket histogram.
   void add_point(opentelemetry::proto::metrics::v1::Metric& metric, const OtlpName& name, const Sample& sample,
-                 const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns);
+                 bool summary, const Attributes& attributes, Previous* prev, bool first, int64_t now_unix_ns);
   void add_histogram_point(opentelemetry::proto::metrics::v1::Histogram& h, const HistogramValue& v,
                            const Attributes& attributes,
                            opentelemetry::proto::metrics::v1::AggregationTemporality temporality, int64_t start,

@@ -14,9 +14,8 @@ Instrument instrument_of(MetricType type) {
     case MetricType::counter:
       return Instrument::monotonic_sum;
     case MetricType::histogram:
-      return Instrument::histogram;
     case MetricType::summary:
-      return Instrument::summary;
+      return Instrument::histogram;
     case MetricType::gauge:
       break;
   }
@@ -57,37 +56,50 @@ const std::vector<NameRow>& name_table() {
   const AttributeRename buffer_pool{"pool", "jvm.buffer.pool.name"};
   const AttributeRename area{"area", "jvm.memory.type", ValueStyle::memory_type};
   static const std::vector<NameRow> rows = {
-      // The daemon split comes first; jvm_threads_state carries
+      // The daemon split ranks first; jvm_threads_state carries
       // jvm.thread.count only where the daemon flag cannot be read (the
-      // converter writes each OTLP name from the first family that has it).
+      // converter sends each OTLP name from its lowest-ranked family).
       {"jvmsight_threads_state_by_daemon",
        "jvm.thread.count",
        "{thread}",
        Instrument::updown_sum,
-       {{"state", "jvm.thread.state", ValueStyle::thread_state}, {"daemon", "jvm.thread.daemon", ValueStyle::boolean}}},
+       {{"state", "jvm.thread.state", ValueStyle::thread_state}, {"daemon", "jvm.thread.daemon", ValueStyle::boolean}},
+       integer},
       {"jvm_threads_state",
        "jvm.thread.count",
        "{thread}",
        Instrument::updown_sum,
-       {{"state", "jvm.thread.state", ValueStyle::thread_state}}},
+       {{"state", "jvm.thread.state", ValueStyle::thread_state}},
+       integer},
       {"jvmsight_gc_pause_seconds",
        "jvm.gc.duration",
        "s",
        Instrument::histogram,
-       {{"gc", "jvm.gc.name"}, {"action", "jvm.gc.action"}}},
+       {{"gc", "jvm.gc.name"}, {"action", "jvm.gc.action"}, {"cause", "jvm.gc.cause"}},
+       0,
+       // The conventions' advised boundaries (model/jvm/metrics.yaml); the
+       // model's finer ones stay on /metrics.
+       {0.01, 0.1, 1, 10}},
       {"jvm_threads_current", "jvmsight.threads.current", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_daemon", "jvmsight.threads.daemon", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_peak", "jvmsight.threads.peak", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_started_total", "jvmsight.threads.started", "{thread}", Instrument::monotonic_sum, {}},
       {"jvm_threads_deadlocked", "jvmsight.threads.deadlocked", "{thread}", Instrument::gauge, {}},
       {"jvm_threads_deadlocked_monitor", "jvmsight.threads.deadlocked_monitor", "{thread}", Instrument::gauge, {}},
-      {"jvm_gc_collection_seconds", "jvmsight.gc.collection", "s", Instrument::summary, {}},
+      // client_java's summary (count and sum, no quantiles): a histogram with
+      // no boundaries, one bucket, since OTLP advises against Summary.
+      {"jvm_gc_collection_seconds", "jvmsight.gc.collection", "s", Instrument::histogram, {}},
       // Memory: the conventions count per pool; area totals have none.
-      {"jvm_memory_pool_used_bytes", "jvm.memory.used", "By", Instrument::updown_sum, {pool}},
-      {"jvm_memory_pool_committed_bytes", "jvm.memory.committed", "By", Instrument::updown_sum, {pool}},
-      {"jvm_memory_pool_max_bytes", "jvm.memory.limit", "By", Instrument::updown_sum, {pool}, true},
-      {"jvm_memory_pool_init_bytes", "jvm.memory.init", "By", Instrument::updown_sum, {pool}, true},
-      {"jvm_memory_pool_collection_used_bytes", "jvm.memory.used_after_last_gc", "By", Instrument::updown_sum, {pool}},
+      {"jvm_memory_pool_used_bytes", "jvm.memory.used", "By", Instrument::updown_sum, {pool}, integer},
+      {"jvm_memory_pool_committed_bytes", "jvm.memory.committed", "By", Instrument::updown_sum, {pool}, integer},
+      {"jvm_memory_pool_max_bytes", "jvm.memory.limit", "By", Instrument::updown_sum, {pool}, defined_only | integer},
+      {"jvm_memory_pool_init_bytes", "jvm.memory.init", "By", Instrument::updown_sum, {pool}, defined_only | integer},
+      {"jvm_memory_pool_collection_used_bytes",
+       "jvm.memory.used_after_last_gc",
+       "By",
+       Instrument::updown_sum,
+       {pool},
+       integer},
       {"jvm_memory_pool_collection_committed_bytes",
        "jvmsight.memory.committed_after_last_gc",
        "By",
@@ -98,36 +110,50 @@ const std::vector<NameRow>& name_table() {
        "By",
        Instrument::gauge,
        {pool},
-       true},
+       defined_only},
       {"jvm_memory_pool_collection_init_bytes",
        "jvmsight.memory.init_after_last_gc",
        "By",
        Instrument::gauge,
        {pool},
-       true},
+       defined_only},
       {"jvm_memory_pool_allocated_bytes_total", "jvmsight.memory.allocated", "By", Instrument::monotonic_sum, {pool}},
       {"jvm_memory_used_bytes", "jvmsight.memory.area.used", "By", Instrument::gauge, {area}},
       {"jvm_memory_committed_bytes", "jvmsight.memory.area.committed", "By", Instrument::gauge, {area}},
-      {"jvm_memory_max_bytes", "jvmsight.memory.area.limit", "By", Instrument::gauge, {area}, true},
-      {"jvm_memory_init_bytes", "jvmsight.memory.area.init", "By", Instrument::gauge, {area}, true},
+      {"jvm_memory_max_bytes", "jvmsight.memory.area.limit", "By", Instrument::gauge, {area}, defined_only},
+      {"jvm_memory_init_bytes", "jvmsight.memory.area.init", "By", Instrument::gauge, {area}, defined_only},
       {"jvm_memory_objects_pending_finalization",
        "jvmsight.memory.objects_pending_finalization",
        "{object}",
        Instrument::gauge,
        {}},
-      {"jvm_buffer_pool_used_bytes", "jvm.buffer.memory.used", "By", Instrument::updown_sum, {buffer_pool}},
-      {"jvm_buffer_pool_capacity_bytes", "jvm.buffer.memory.limit", "By", Instrument::updown_sum, {buffer_pool}},
-      {"jvm_buffer_pool_used_buffers", "jvm.buffer.count", "{buffer}", Instrument::updown_sum, {buffer_pool}},
-      {"jvm_classes_currently_loaded", "jvm.class.count", "{class}", Instrument::updown_sum, {}},
-      {"jvm_classes_loaded_total", "jvm.class.loaded", "{class}", Instrument::monotonic_sum, {}},
-      {"jvm_classes_unloaded_total", "jvm.class.unloaded", "{class}", Instrument::monotonic_sum, {}},
+      {"jvm_buffer_pool_used_bytes", "jvm.buffer.memory.used", "By", Instrument::updown_sum, {buffer_pool}, integer},
+      {"jvm_buffer_pool_capacity_bytes",
+       "jvm.buffer.memory.limit",
+       "By",
+       Instrument::updown_sum,
+       {buffer_pool},
+       integer},
+      {"jvm_buffer_pool_used_buffers", "jvm.buffer.count", "{buffer}", Instrument::updown_sum, {buffer_pool}, integer},
+      {"jvm_classes_currently_loaded", "jvm.class.count", "{class}", Instrument::updown_sum, {}, integer},
+      {"jvm_classes_loaded_total", "jvm.class.loaded", "{class}", Instrument::monotonic_sum, {}, integer},
+      {"jvm_classes_unloaded_total", "jvm.class.unloaded", "{class}", Instrument::monotonic_sum, {}, integer},
       {"jvm_compilation_time_seconds_total", "jvmsight.compilation.time", "s", Instrument::monotonic_sum, {}},
       {"process_cpu_seconds_total", "jvm.cpu.time", "s", Instrument::monotonic_sum, {}},
+      {"jvmsight_cpu_count", "jvm.cpu.count", "{cpu}", Instrument::updown_sum, {}, integer},
+      {"jvmsight_cpu_recent_utilization_ratio", "jvm.cpu.recent_utilization", "1", Instrument::gauge, {}},
+      {"jvmsight_system_cpu_utilization_ratio", "jvm.system.cpu.utilization", "1", Instrument::gauge, {}},
+      {"jvmsight_system_cpu_load_1m", "jvm.system.cpu.load_1m", "{run_queue_item}", Instrument::gauge, {}},
       {"process_start_time_seconds", "jvmsight.process.start_time", "s", Instrument::gauge, {}},
-      {"process_open_fds", "process.open_file_descriptor.count", "{file_descriptor}", Instrument::updown_sum, {}},
+      {"process_open_fds",
+       "process.unix.file_descriptor.count",
+       "{file_descriptor}",
+       Instrument::updown_sum,
+       {},
+       integer},
       {"process_max_fds", "jvmsight.process.max_fds", "{file_descriptor}", Instrument::gauge, {}},
-      {"process_virtual_memory_bytes", "process.memory.virtual", "By", Instrument::updown_sum, {}},
-      {"process_resident_memory_bytes", "process.memory.usage", "By", Instrument::updown_sum, {}},
+      {"process_virtual_memory_bytes", "process.memory.virtual", "By", Instrument::updown_sum, {}, integer},
+      {"process_resident_memory_bytes", "process.memory.usage", "By", Instrument::updown_sum, {}, integer},
       // Sent once, under the rows above (1.x names), or by the resource.
       {"jvm_memory_bytes_used", "", "", Instrument::gauge, {}},
       {"jvm_memory_bytes_committed", "", "", Instrument::gauge, {}},
@@ -144,10 +170,18 @@ const std::vector<NameRow>& name_table() {
   return rows;
 }
 
+size_t table_rank(std::string_view family) {
+  const auto& rows = name_table();
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].family == family) return i;
+  return rows.size();
+}
+
 OtlpName otlp_name(const MetricFamily& family) {
   for (const auto& row : name_table()) {
     if (row.family == family.name)
-      return {std::string(row.name), std::string(row.unit), row.instrument, row.attributes, row.defined_only};
+      return {std::string(row.name),           std::string(row.unit),      row.instrument, row.attributes,
+              (row.flags & defined_only) != 0, (row.flags & integer) != 0, row.boundaries};
   }
   OtlpName out;
   out.instrument = instrument_of(family.type);

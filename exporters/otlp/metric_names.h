@@ -19,8 +19,7 @@ enum class Instrument {
   gauge,          // a value read now
   updown_sum,     // non-monotonic cumulative sum (counts that go up and down)
   monotonic_sum,  // a counter
-  histogram,      // explicit buckets
-  summary,        // count and sum only (client_java's jvm_gc_collection_seconds)
+  histogram,      // explicit buckets (a model summary: one bucket, its count and sum)
 };
 
 // How a label's value is written as an attribute value.
@@ -46,6 +45,14 @@ struct OtlpName {
   Instrument instrument = Instrument::gauge;
   std::vector<AttributeRename> attributes;  // labels not listed keep their name
   bool defined_only = false;                // a negative value means undefined (MemoryUsage max -1): not sent
+  bool integer = false;                     // sent as_int: the conventions' metric_value_type int
+  std::vector<double> boundaries;           // histograms: the convention's advised buckets (empty: the model's)
+};
+
+// A row's flags.
+enum NameFlags : unsigned {
+  defined_only = 1,  // OtlpName::defined_only
+  integer = 2,       // OtlpName::integer
 };
 
 // How one family is sent. Families the table does not list follow the rule
@@ -59,8 +66,12 @@ struct NameRow {
   std::string_view unit;
   Instrument instrument;
   std::vector<AttributeRename> attributes;
-  bool defined_only = false;
+  unsigned flags = 0;              // NameFlags
+  std::vector<double> boundaries;  // OtlpName::boundaries
 };
 const std::vector<NameRow>& name_table();
+// The family's row in the table (its size when not listed): when two
+// families map to one OTLP name, the lower rank is sent.
+size_t table_rank(std::string_view family);
 
 }  // namespace jvmsight::otlp

@@ -17,7 +17,7 @@
 
 #include "exporters/otlp/otlp_plugin.h"
 
-#define JVMSIGHT_OTLP_ABI_VERSION 3u
+#define JVMSIGHT_OTLP_ABI_VERSION 4u
 
 #ifdef __cplusplus
 #include "model/deadlock.h"
@@ -27,7 +27,7 @@
 namespace jvmsight::otlp::abi {
 
 // The fingerprint of interface version JVMSIGHT_OTLP_ABI_VERSION.
-constexpr uint64_t expected_fingerprint = 17478195380388327864ull;
+constexpr uint64_t expected_fingerprint = 14665690061772387656ull;
 
 constexpr uint64_t mix(uint64_t h, uint64_t v) {  // FNV-1a over v's 8 bytes
   for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
@@ -82,8 +82,7 @@ constexpr uint64_t fingerprint() {
       h, sizeof(jvmsight_otlp_host), JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, abi_version),
       JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, log_level), JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, endpoint),
       JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, protocol), JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, agent_version),
-      JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, vm_name), JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, vm_version),
-      JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, java_command));
+      JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_host, java_properties));
   h = mix_all(h, sizeof(jvmsight_otlp_schedule), JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_schedule, metrics_interval_ms),
               JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_schedule, spans_interval_ms),
               JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_schedule, deadlocks));

@@ -192,6 +192,32 @@ void read_signal(Reader& r, const std::string& signal, const ConfigOverrides& ov
   if (auto v = pick(r, "CLIENT_CERTIFICATE", signal, name)) out.client_certificate = *v;
 }
 
+// OTEL_METRICS_EXPORTER, OTEL_TRACES_EXPORTER, OTEL_LOGS_EXPORTER: a
+// comma-separated list; the signal goes over OTLP when it is unset or lists
+// "otlp". "none" turns it off quietly; any other exporter (console,
+// prometheus, zipkin, ...) is not one jvmsight has: one message, and the
+// signal is not pushed (Prometheus users have /metrics anyway).
+void read_exporter(Reader& r, const std::string& name, SignalConfig& out) {
+  auto v = r.get(name);
+  if (!v) return;
+  bool otlp = false, none = false;
+  std::string others;
+  std::string list = lower(*v);
+  for (size_t pos = 0; pos <= list.size();) {
+    size_t comma = std::min(list.find(',', pos), list.size());
+    std::string item = trim(list.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (item == "otlp")
+      otlp = true;
+    else if (item == "none")
+      none = true;
+    else if (!item.empty())
+      others += (others.empty() ? "" : ",") + item;
+  }
+  if (!others.empty() && !otlp) r.bad(name, *v, "otlp or none; jvmsight exports only OTLP", "none");
+  if (!otlp || none) out.endpoint_set = false;
+}
+
 }  // namespace
 
 bool percent_decode(const std::string& in, std::string& out) {
@@ -248,6 +274,9 @@ ParsedConfig parse_config(const EnvLookup& env, const ConfigOverrides& overrides
   read_signal(r, "metrics", overrides, c.metrics);
   read_signal(r, "traces", overrides, c.traces);
   read_signal(r, "logs", overrides, c.logs);
+  read_exporter(r, "OTEL_METRICS_EXPORTER", c.metrics);
+  read_exporter(r, "OTEL_TRACES_EXPORTER", c.traces);
+  read_exporter(r, "OTEL_LOGS_EXPORTER", c.logs);
   r.milliseconds("OTEL_METRIC_EXPORT_INTERVAL", c.export_interval, 86400000);
   if (c.export_interval.count() < 100) {
     r.bad("OTEL_METRIC_EXPORT_INTERVAL", std::to_string(c.export_interval.count()), "at least 100 ms", "60000");

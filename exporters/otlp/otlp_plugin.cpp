@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <exception>
+#include <fstream>
+#include <sstream>
 
 #include "common/log.h"
 #include "exporters/otlp/deadlock_log.h"
@@ -49,6 +51,14 @@ int64_t unix_now_ns() {
 }
 
 std::string text(const char* s) { return s ? s : ""; }
+
+// A small /proc file, whole ("" when unreadable).
+std::string file_text(const char* path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 std::string host_name() {
   char buf[HOST_NAME_MAX + 1] = {};
@@ -138,7 +148,7 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, jvmsight_otlp_schedule& sch
   }
   const OtlpConfig& c = parsed.config;
   if (!c.metrics.endpoint_set && !c.traces.endpoint_set && !c.logs.endpoint_set) {
-    log::warn("OTLP: no usable endpoint configured; not exporting");
+    log::warn("OTLP: no signal to export (no usable endpoint, or OTEL_*_EXPORTER=none); not exporting");
     return nullptr;
   }
 
@@ -148,8 +158,12 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, jvmsight_otlp_schedule& sch
   std::string resource_problem;
   KeyValues attributes = parse_resource_attributes(c.resource_attributes, resource_problem);
   if (!resource_problem.empty()) log::warn("OTLP: ", resource_problem);
-  ProcessFacts facts{getpid(),           host_name(),           text(host.java_command),
-                     text(host.vm_name), text(host.vm_version), exporter->version};
+  ProcessFacts facts{getpid(),
+                     host_name(),
+                     parse_java_properties(text(host.java_properties)),
+                     container_id_from(file_text("/proc/self/cgroup"), file_text("/proc/self/mountinfo")),
+                     random_uuid(),
+                     exporter->version};
   build_resource(facts, attributes, c.service_name, exporter->resource);
   exporter->converter = std::make_unique<MetricConverter>(c.temporality, unix_now_ns(), exporter->version);
 

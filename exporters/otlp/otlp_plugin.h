@@ -31,14 +31,13 @@ extern "C" {
 
 /* What the agent tells the plugin. Strings may be NULL; they are copied. */
 typedef struct jvmsight_otlp_host {
-  uint32_t abi_version;      /* JVMSIGHT_OTLP_ABI_VERSION */
-  int log_level;             /* jvmsight::log::Level */
-  const char* endpoint;      /* agent option otlp_endpoint (overrides the environment), or NULL */
-  const char* protocol;      /* agent option otlp_protocol: "grpc" or "http/protobuf", or NULL */
-  const char* agent_version; /* jvmsight's version */
-  const char* vm_name;       /* java.vm.name */
-  const char* vm_version;    /* java.vm.version */
-  const char* java_command;  /* sun.java.command: the default service.name comes from it */
+  uint32_t abi_version;        /* JVMSIGHT_OTLP_ABI_VERSION */
+  int log_level;               /* jvmsight::log::Level */
+  const char* endpoint;        /* agent option otlp_endpoint (overrides the environment), or NULL */
+  const char* protocol;        /* agent option otlp_protocol: "grpc" or "http/protobuf", or NULL */
+  const char* agent_version;   /* jvmsight's version */
+  const char* java_properties; /* "name=value\n" lines: the system properties of
+                                  jvmsight::otlp::resource_properties, for the resource */
 } jvmsight_otlp_host;
 
 /* What the plugin tells the agent: which signals it exports, and how often. */
@@ -75,6 +74,12 @@ typedef void (*jvmsight_otlp_shutdown_fn)(jvmsight_otlp* exporter, int64_t deadl
 #include <string_view>
 
 namespace jvmsight::otlp {
+
+// The system properties (System.getProperty) the resource is built from
+// (resource.h): process.runtime.*, process.executable.path, host.arch, os.*.
+inline constexpr const char* resource_properties[] = {"java.runtime.name", "java.runtime.version", "java.vm.vendor",
+                                                      "java.vm.name",      "java.vm.version",      "java.home",
+                                                      "os.name",           "os.version",           "os.arch"};
 
 // Whether OTLP export is asked for: an endpoint from the agent option or the
 // environment, and OTEL_SDK_DISABLED not true. Header-only so that the agent

@@ -45,6 +45,9 @@ for tool in java javac jcmd jstack; do
   printf '#!/bin/sh\nexec /usr/sbin/chroot %s %s/bin/%s "$@"\n' "$root" "$jdk_in_root" "$tool" >"$home/bin/$tool"
   chmod +x "$home/bin/$tool"
 done
+# Only the arm64 JDK: no extra JDK roots (scripts/install_jdks.sh's x86-64 ones).
+no_roots=$host/arm64-no-jdk-roots
+mkdir -p "$no_roots"
 filter=$(IFS=:; echo "${subset[*]}")
-JVMSIGHT_TEST_JDKS=$home JVMSIGHT_TEST_AGENT=$arm64/bundle/libjvmsight.so JVMSIGHT_TEST_EMULATED=1 \
+JVMSIGHT_TEST_JDKS=$home JVMSIGHT_JDK_ROOTS=$no_roots JVMSIGHT_TEST_AGENT=$arm64/bundle/libjvmsight.so JVMSIGHT_TEST_EMULATED=1 \
   "$host/tests/integration_tests" --gtest_filter="$filter"

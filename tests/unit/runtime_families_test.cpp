@@ -8,6 +8,7 @@
 #include <set>
 
 #include "collectors/runtime/process_stats.h"
+#include "exporters/prometheus/text_format.h"
 
 namespace jvmsight {
 namespace {
@@ -17,8 +18,8 @@ RuntimeReading reading() {
   r.heap = MemoryUsageReading{256, 100, 200, 1024};
   r.nonheap = MemoryUsageReading{7, 50, 60, -1};
   r.pending_finalization = 3;
-  r.pools = {{"G1 Eden Space", {10, 20, 30, -1}, MemoryUsageReading{0, 0, 30, -1}},
-             {"Metaspace", {0, 40, 41, -1}, std::nullopt}};
+  r.pools = {{"G1 Eden Space", "heap", {10, 20, 30, -1}, MemoryUsageReading{0, 0, 30, -1}},
+             {"Metaspace", "non_heap", {0, 40, 41, -1}, std::nullopt}};
   r.pools_read = true;
   r.buffer_pools = {{"direct", 8192, 8192, 2}, {"mapped", 0, 0, 0}};
   r.buffer_pools_read = true;
@@ -69,6 +70,26 @@ TEST(RuntimeFamilies, BothGenerationsServeRenamedFamiliesUnderEachNameAndSharedO
   EXPECT_EQ(value(out, "jvm_compilation_time_seconds_total", {}), 2.5);
   EXPECT_EQ(value(out, "jvm_buffer_pool_used_buffers", {{"pool", "direct"}}), 2);
   EXPECT_EQ(value(out, "jvm_buffer_pool_capacity_bytes", {{"pool", "direct"}}), 8192);
+}
+
+// A pool's MemoryType goes to OTLP (jvm.memory.type) on every pool family,
+// and never into /metrics, whose pool families keep client_java's labels.
+TEST(RuntimeFamilies, PoolTypeIsAnOtlpOnlyAttribute) {
+  MetricFamilies out;
+  add_runtime_families(out, reading(), {}, {});
+  for (const char* name :
+       {"jvm_memory_pool_used_bytes", "jvm_memory_pool_max_bytes", "jvm_memory_pool_collection_used_bytes"}) {
+    const MetricFamily* f = find_family(out, name);
+    ASSERT_NE(f, nullptr) << name;
+    for (const auto& s : f->samples) {
+      ASSERT_EQ(s.otlp_attributes.size(), 1u) << name;
+      EXPECT_EQ(s.otlp_attributes[0].name, "jvm.memory.type");
+      EXPECT_EQ(s.otlp_attributes[0].value, s.labels[0].value == "Metaspace" ? "non_heap" : "heap");
+    }
+  }
+  const std::string text = to_prometheus_text(out);
+  EXPECT_EQ(text.find("jvm.memory.type"), std::string::npos);
+  EXPECT_NE(text.find("jvm_memory_pool_used_bytes{pool=\"Metaspace\"} 40"), std::string::npos) << text;
 }
 
 TEST(RuntimeFamilies, OneGenerationLeavesTheOthersNamesOut) {

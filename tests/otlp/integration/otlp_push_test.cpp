@@ -93,12 +93,12 @@ TEST_P(OtlpPush, ThreadCountsHeadersAndResourceArrive) {
     bool daemon_attribute_everywhere = true;
     for (const auto& p : m->sum().data_points()) {
       const std::string state = attribute(p, "jvm.thread.state");
-      pushed[state] += static_cast<long>(p.as_double());
+      pushed[state] += static_cast<long>(p.as_int());
       bool has_daemon = false;
       for (const auto& kv : p.attributes())
         if (kv.key() == "jvm.thread.daemon" && kv.value().has_bool_value()) {
           has_daemon = true;
-          if (kv.value().bool_value()) pushed_daemon[state] += static_cast<long>(p.as_double());
+          if (kv.value().bool_value()) pushed_daemon[state] += static_cast<long>(p.as_int());
         }
       daemon_attribute_everywhere = daemon_attribute_everywhere && has_daemon;
     }
@@ -165,7 +165,7 @@ TEST_P(OtlpPush, GcCountsMatchTheMxBeans) {
           actions_bad += "jvm.gc.action '" + action + "'; ";
       }
     if (const pb::Metric* m = find_metric(request, "jvmsight.gc.collection"))
-      for (const auto& p : m->summary().data_points()) collections[attribute(p, "gc")] = p.count();
+      for (const auto& p : m->histogram().data_points()) collections[attribute(p, "gc")] = p.count();
     diff = actions_bad;
     long pauses = 0, bean_total = 0;
     for (const auto& [name, count] : durations) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "exporters/otlp/otlp_abi.h"
 #include "tests/harness/http_client.h"
 #include "tests/harness/jvm_process.h"
 #include "tests/harness/prometheus_text.h"
@@ -53,7 +54,9 @@ TEST(OtlpPluginFailOpen, OldInterfaceVersionIsRefused) {
   auto jvm = start_with_agent_in(dir, port);
   expect_metrics_served(port);
   const std::string err = jvm->err();
-  EXPECT_NE(err.find("has interface version 1, this agent needs 3"), std::string::npos) << err;
+  EXPECT_NE(err.find("has interface version 1, this agent needs " + std::to_string(JVMSIGHT_OTLP_ABI_VERSION)),
+            std::string::npos)
+      << err;
 }
 
 }  // namespace

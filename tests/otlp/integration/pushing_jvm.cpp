@@ -11,13 +11,28 @@ std::unique_ptr<OtlpReceiver> start_receiver(const std::string& protocol, const 
 PushingJvm::PushingJvm(const Jdk& jdk, const std::string& main_class, std::map<std::string, std::string> env,
                        const std::vector<std::string>& jvm_args, const std::vector<std::string>& args,
                        const std::string& agent_options) {
-  for (const char* v :
-       {"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-        "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_SDK_DISABLED", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES",
-        "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_METRIC_EXPORT_INTERVAL",
-        "OTEL_METRIC_EXPORT_TIMEOUT", "OTEL_BSP_SCHEDULE_DELAY", "OTEL_EXPORTER_OTLP_TIMEOUT",
-        "OTEL_EXPORTER_OTLP_COMPRESSION", "OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_CLIENT_KEY",
-        "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", "OTEL_EXPORTER_OTLP_INSECURE"})
+  for (const char* v : {"OTEL_EXPORTER_OTLP_ENDPOINT",
+                        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+                        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                        "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT",
+                        "OTEL_SDK_DISABLED",
+                        "OTEL_SERVICE_NAME",
+                        "OTEL_RESOURCE_ATTRIBUTES",
+                        "OTEL_EXPORTER_OTLP_HEADERS",
+                        "OTEL_EXPORTER_OTLP_PROTOCOL",
+                        "OTEL_METRIC_EXPORT_INTERVAL",
+                        "OTEL_METRIC_EXPORT_TIMEOUT",
+                        "OTEL_BSP_SCHEDULE_DELAY",
+                        "OTEL_EXPORTER_OTLP_TIMEOUT",
+                        "OTEL_EXPORTER_OTLP_COMPRESSION",
+                        "OTEL_EXPORTER_OTLP_CERTIFICATE",
+                        "OTEL_EXPORTER_OTLP_CLIENT_KEY",
+                        "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE",
+                        "OTEL_EXPORTER_OTLP_INSECURE",
+                        "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE",
+                        "OTEL_METRICS_EXPORTER",
+                        "OTEL_TRACES_EXPORTER",
+                        "OTEL_LOGS_EXPORTER"})
     env.emplace(v, "");
   std::vector<std::string> all{agentpath_arg("port=0,host=127.0.0.1,portfile=" + dir.path("port") +
                                              (agent_options.empty() ? "" : "," + agent_options))};

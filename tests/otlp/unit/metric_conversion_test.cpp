@@ -74,7 +74,7 @@ TEST(MetricConversion, ThreadCountUsesSemanticConvention) {
   EXPECT_EQ(m->sum().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_CUMULATIVE);
   ASSERT_EQ(m->sum().data_points_size(), 2);
   EXPECT_EQ(attr(m->sum().data_points(0).attributes(), "jvm.thread.state"), "runnable");
-  EXPECT_EQ(m->sum().data_points(0).as_double(), 7);
+  EXPECT_EQ(m->sum().data_points(0).as_int(), 7);  // int, as the conventions say
   EXPECT_EQ(attr(m->sum().data_points(1).attributes(), "jvm.thread.state"), "timed_waiting");
   EXPECT_EQ(m->sum().data_points(0).start_time_unix_nano(), uint64_t(start_ns));
   EXPECT_EQ(m->sum().data_points(0).time_unix_nano(), 2'000'000'000u);
@@ -99,6 +99,28 @@ TEST(MetricConversion, GcDurationHistogramKeepsPerBucketCounts) {
   EXPECT_DOUBLE_EQ(p.sum(), 0.007);
 }
 
+// jvm.gc.duration goes out with the conventions' advised boundaries (0.01,
+// 0.1, 1, 10 s), the model's finer buckets merged into them.
+TEST(MetricConversion, GcDurationUsesTheAdvisedBoundaries) {
+  MetricFamilies f;
+  HistogramValue h;
+  h.upper_bounds = {0.0005, 0.001, 0.01, 0.05, 0.1, 1, 10, 30};
+  h.bucket_counts = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  h.count = 45;
+  h.sum = 12.5;
+  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+                {{"gc", "G1 Young Generation"}, {"action", "end of minor GC"}});
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  Request r = convert(c, f, 2'000'000'000);
+  const auto& p = find(r, "jvm.gc.duration")->histogram().data_points(0);
+  EXPECT_EQ(std::vector<double>(p.explicit_bounds().begin(), p.explicit_bounds().end()),
+            (std::vector<double>{0.01, 0.1, 1, 10}));
+  EXPECT_EQ(std::vector<uint64_t>(p.bucket_counts().begin(), p.bucket_counts().end()),
+            (std::vector<uint64_t>{6, 9, 6, 7, 17}));
+  EXPECT_EQ(p.count(), 45u);
+  EXPECT_DOUBLE_EQ(p.sum(), 12.5);
+}
+
 TEST(MetricConversion, OtherFamiliesGoUnderJvmsightWithUnitsAndMonotonicity) {
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
   Request r = convert(c, sample_families(10, 4, 1), 2'000'000'000);
@@ -116,8 +138,14 @@ TEST(MetricConversion, OtherFamiliesGoUnderJvmsightWithUnitsAndMonotonicity) {
   EXPECT_TRUE(started->sum().is_monotonic());
   const pb::Metric* collections = find(r, "jvmsight.gc.collection");
   ASSERT_NE(collections, nullptr);
-  ASSERT_TRUE(collections->has_summary());
-  EXPECT_EQ(collections->summary().data_points(0).count(), 5u);
+  // No Summary on the wire: a histogram without boundaries, one bucket.
+  ASSERT_TRUE(collections->has_histogram());
+  const auto& gc = collections->histogram().data_points(0);
+  EXPECT_EQ(gc.count(), 5u);
+  EXPECT_DOUBLE_EQ(gc.sum(), 0.25);
+  EXPECT_EQ(gc.explicit_bounds_size(), 0);
+  ASSERT_EQ(gc.bucket_counts_size(), 1);
+  EXPECT_EQ(gc.bucket_counts(0), 5u);
   EXPECT_EQ(find(r, "jvmsight.empty"), nullptr);  // families without samples are not sent
 }
 
@@ -136,7 +164,7 @@ TEST(MetricConversion, DeltaSendsTheChangeSinceThePreviousExport) {
   EXPECT_EQ(h.data_points(0).count(), 2u);
   // Up-down sums stay cumulative under every preference.
   EXPECT_EQ(find(r, "jvm.thread.count")->sum().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_CUMULATIVE);
-  EXPECT_EQ(find(r, "jvm.thread.count")->sum().data_points(0).as_double(), 7);
+  EXPECT_EQ(find(r, "jvm.thread.count")->sum().data_points(0).as_int(), 7);
 }
 
 TEST(MetricConversion, LowMemoryMakesOnlyHistogramsDelta) {
@@ -193,9 +221,11 @@ TEST(MetricNames, GenericRuleRoundTripsThroughPrometheusNaming) {
 TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
   MetricFamilies f;
   // What /metrics serves with both client_java generations.
-  for (const char* name : {"jvm_memory_pool_used_bytes", "jvm_memory_pool_bytes_used"})
-    add_sample(add_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory pool."), 40,
-               {{"pool", "Metaspace"}});
+  for (const char* name : {"jvm_memory_pool_used_bytes", "jvm_memory_pool_bytes_used"}) {
+    auto& used = add_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory pool.");
+    add_sample(used, 40, {{"pool", "Metaspace"}});
+    used.samples.back().otlp_attributes = {{"jvm.memory.type", "non_heap"}};
+  }
   for (const char* name : {"jvm_memory_pool_max_bytes", "jvm_memory_pool_bytes_max"}) {
     auto& max = add_family(f, name, MetricType::gauge, "Max bytes of a given JVM memory pool.");
     add_sample(max, -1, {{"pool", "Metaspace"}});  // undefined
@@ -226,6 +256,8 @@ TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
   EXPECT_EQ(used->unit(), "By");
   EXPECT_FALSE(used->sum().is_monotonic());
   EXPECT_EQ(attr(used->sum().data_points(0).attributes(), "jvm.memory.pool.name"), "Metaspace");
+  EXPECT_EQ(attr(used->sum().data_points(0).attributes(), "jvm.memory.type"), "non_heap");
+  EXPECT_EQ(used->sum().data_points(0).as_int(), 40);
   const pb::Metric* limit = find(r, "jvm.memory.limit");
   ASSERT_EQ(limit->sum().data_points_size(), 1) << "an undefined limit is not a limit of -1";
   EXPECT_EQ(attr(limit->sum().data_points(0).attributes(), "jvm.memory.pool.name"), "G1 Old Gen");
@@ -242,6 +274,22 @@ TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
 // jvm.thread.daemon x jvm.thread.state: from the daemon split when the
 // collector has one (listed first), as a boolean attribute; the plain
 // state family then sends nothing under the same name.
+// Which family carries a shared OTLP name does not depend on the order the
+// collectors emit them: the daemon split wins either way.
+TEST(MetricConversion, SharedNameDoesNotDependOnEmissionOrder) {
+  MetricFamilies f;
+  add_sample(add_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
+  add_sample(add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon"), 4,
+             {{"state", "WAITING"}, {"daemon", "true"}});
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "v");
+  Request r = convert(c, f, 2'000'000'000);
+  const pb::Metric* m = find(r, "jvm.thread.count");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->sum().data_points_size(), 1);
+  EXPECT_EQ(m->sum().data_points(0).as_int(), 4);
+  EXPECT_EQ(m->description(), "by daemon");
+}
+
 TEST(MetricConversion, ThreadCountByDaemonAndState) {
   MetricFamilies f;
   auto& by_daemon = add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon");
@@ -260,7 +308,7 @@ TEST(MetricConversion, ThreadCountByDaemonAndState) {
   ASSERT_EQ(m->sum().data_points_size(), 2);
   const auto& daemon_point = m->sum().data_points(0);
   EXPECT_EQ(attr(daemon_point.attributes(), "jvm.thread.state"), "waiting");
-  EXPECT_EQ(daemon_point.as_double(), 4);
+  EXPECT_EQ(daemon_point.as_int(), 4);
   bool found = false;
   for (const auto& kv : daemon_point.attributes())
     if (kv.key() == "jvm.thread.daemon") {

@@ -215,3 +215,31 @@ TEST(OtlpConfig, BadGeneralValueIsReportedOnce) {
 }
 }  // namespace
 }  // namespace jvmsight::otlp
+
+namespace jvmsight::otlp {
+namespace {
+// OTEL_<SIGNAL>S_EXPORTER as the SDKs read it: unset or "otlp" exports,
+// "none" turns the signal off, an exporter jvmsight lacks is one message.
+TEST(OtlpConfig, SignalExportersNoneTurnSignalsOff) {
+  FakeEnv env;
+  env.vars = {{"OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4317"},
+              {"OTEL_TRACES_EXPORTER", "none"},
+              {"OTEL_LOGS_EXPORTER", " OTLP "}};
+  ParsedConfig p = parse_config(env.lookup());
+  EXPECT_TRUE(p.config.metrics.endpoint_set);
+  EXPECT_FALSE(p.config.traces.endpoint_set);
+  EXPECT_TRUE(p.config.logs.endpoint_set);
+  EXPECT_TRUE(p.problems.empty()) << ::testing::PrintToString(p.problems);
+
+  env.vars = {{"OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4317"},
+              {"OTEL_METRICS_EXPORTER", "prometheus"},
+              {"OTEL_LOGS_EXPORTER", "console,otlp"}};
+  p = parse_config(env.lookup());
+  EXPECT_FALSE(p.config.metrics.endpoint_set);
+  EXPECT_TRUE(p.config.traces.endpoint_set);
+  EXPECT_TRUE(p.config.logs.endpoint_set);
+  ASSERT_EQ(p.problems.size(), 1u) << ::testing::PrintToString(p.problems);
+  EXPECT_NE(p.problems[0].find("OTEL_METRICS_EXPORTER"), std::string::npos);
+}
+}  // namespace
+}  // namespace jvmsight::otlp
