@@ -79,7 +79,7 @@ trixie() {
   if [ ! -x "$root/usr/lib/jvm/java-21-openjdk-$ARCH/bin/jcmd" ]; then
     log "Debian 13 root with JDK 21 (debootstrap, about a minute) into $root"
     # A debootstrap cut short may have left /proc mounted inside.
-    findmnt -rn -o TARGET | grep "^$root/" | sort -r | xargs -r umount -l
+    findmnt -rn -o TARGET | { grep "^$root/" || true; } | sort -r | xargs -r umount -l
     rm -rf "$root"
     debootstrap --variant=minbase --include=openjdk-21-jdk-headless trixie "$root" "$MIRROR" >"$DEST/debootstrap.log" 2>&1 ||
       { tail -20 "$DEST/debootstrap.log" >&2; return 1; }
