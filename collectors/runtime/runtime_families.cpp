@@ -138,7 +138,7 @@ void add_classes_and_compilation(MetricFamilies& out, const RuntimeReading& jvm,
 // Not client_java's: what the OpenTelemetry Java agent reads for
 // jvm.cpu.count, jvm.cpu.recent_utilization and the jvm.system.cpu pair.
 void add_cpu(MetricFamilies& out, const OsReading& os) {
-  add_gauge(out, "jvmsight_cpu_count", "Processors available to the JVM (Runtime.availableProcessors).",
+  add_gauge(out, "jvmsight_available_processors", "Processors available to the JVM (Runtime.availableProcessors).",
             os.available_processors);
   add_gauge(out, "jvmsight_cpu_recent_utilization_ratio",
             "Recent CPU utilization of the JVM process, 0 to 1 (OperatingSystemMXBean.getProcessCpuLoad).",

@@ -140,7 +140,7 @@ const std::vector<NameRow>& name_table() {
       {"jvm_classes_unloaded_total", "jvm.class.unloaded", "{class}", Instrument::monotonic_sum, {}, integer},
       {"jvm_compilation_time_seconds_total", "jvmsight.compilation.time", "s", Instrument::monotonic_sum, {}},
       {"process_cpu_seconds_total", "jvm.cpu.time", "s", Instrument::monotonic_sum, {}},
-      {"jvmsight_cpu_count", "jvm.cpu.count", "{cpu}", Instrument::updown_sum, {}, integer},
+      {"jvmsight_available_processors", "jvm.cpu.count", "{cpu}", Instrument::updown_sum, {}, integer},
       {"jvmsight_cpu_recent_utilization_ratio", "jvm.cpu.recent_utilization", "1", Instrument::gauge, {}},
       {"jvmsight_system_cpu_utilization_ratio", "jvm.system.cpu.utilization", "1", Instrument::gauge, {}},
       {"jvmsight_system_cpu_load_1m", "jvm.system.cpu.load_1m", "{run_queue_item}", Instrument::gauge, {}},
