@@ -139,15 +139,7 @@ class Helm:
         return json.loads(out).get("manifest", "")  # omitted when nothing renders
 
     def validate(self, text, label):
-        path = self.work / f"{label}.yaml"
-        path.write_text(text)
-        env = dict(os.environ, NODE_PATH=str(self.tools / "node/node_modules"))
-        p = subprocess.run(["node", str(self.src / "tests/deploy/node/validate.js"), str(path)],
-                           capture_output=True, text=True, env=env, timeout=120)
-        if p.returncode != 0:
-            dt.fail(f"{label}: schema validation failed:\n{p.stdout}{p.stderr}")
-        print(f"{label}: {p.stdout.strip()}")
-        return [d for d in yaml.safe_load_all(text) if d]
+        return dt.validate_manifests(self.src, self.tools, self.work, text, label)
 
 
 def by_kind(objs, kind):

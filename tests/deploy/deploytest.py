@@ -47,6 +47,21 @@ def jdks():
     return found
 
 
+def validate_manifests(src, tools, work, text, label):
+    """Validates rendered manifests against the Kubernetes schemas (validate.js,
+    npm kubernetes-models); returns the objects."""
+    import yaml
+    path = Path(work) / f"{label}.yaml"
+    path.write_text(text)
+    env = dict(os.environ, NODE_PATH=str(Path(tools) / "node/node_modules"))
+    p = subprocess.run(["node", str(Path(src) / "tests/deploy/node/validate.js"), str(path)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    if p.returncode != 0:
+        fail(f"{label}: schema validation failed:\n{p.stdout}{p.stderr}")
+    print(f"{label}: {p.stdout.strip()}")
+    return [d for d in yaml.safe_load_all(text) if d]
+
+
 def ldd(path):
     """soname -> resolved path (or None when not found)."""
     out = subprocess.run(["ldd", str(path)], capture_output=True, text=True).stdout

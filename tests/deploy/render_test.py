@@ -36,15 +36,7 @@ class Checks:
         return p
 
     def validate(self, text, label):
-        path = self.work / f"{label}.yaml"
-        path.write_text(text)
-        env = dict(os.environ, NODE_PATH=str(self.tools / "node/node_modules"))
-        p = subprocess.run(["node", str(self.src / "tests/deploy/node/validate.js"), str(path)],
-                           capture_output=True, text=True, env=env, timeout=120)
-        if p.returncode != 0:
-            dt.fail(f"{label}: schema validation failed:\n{p.stdout}{p.stderr}")
-        print(f"{label}: {p.stdout.strip()}")
-        return [d for d in yaml.safe_load_all(text) if d]
+        return dt.validate_manifests(self.src, self.tools, self.work, text, label)
 
     def ok(self, what):
         self.passed += 1
