@@ -2,10 +2,10 @@
 // base2_exponential_bucket_histogram, decoded by the receivers on both
 // transports, cumulative and delta: jvm.gc.duration arrives as an OTLP
 // ExponentialHistogram whose count equals the GarbageCollectorMXBeans' (Serial
-// GC: one pause per collection) and whose sum their time (the tolerance of
-// GcPauses), whose buckets hold its count, and where every pause (each one
-// also pushed as a span with its exact duration_ns, gc_span_min_ms=0) lies in
-// a bucket of the definition (2^(i/2^s), 2^((i+1)/2^s)], merged to the
+// GC: one pause per collection) and whose sum their time (within what JVM
+// TI's bracket adds), whose buckets hold its count, and where every pause
+// (each one also pushed as a span with its exact duration_ns,
+// gc_span_min_ms=0: the sum equals theirs) lies in a bucket of the definition (2^(i/2^s), 2^((i+1)/2^s)], merged to the
 // coarsest scale seen. Delta points summed over time equal the cumulative
 // stream (/metrics' jvmsight_gc_pause_seconds). JDK 17 only: the
 // aggregation is the agent's own arithmetic; which pauses a JDK makes is
@@ -110,10 +110,14 @@ TEST_P(OtlpExponential, GcPausesInExponentialBucketsMatchTheBeansAndSpans) {
     diff += totals.problems;
     if (static_cast<long>(totals.count) != bean_count)
       diff += "count " + std::to_string(totals.count) + " vs beans " + std::to_string(bean_count) + "; ";
-    // GcPauses' tolerance for JDK 17 (tests/integration/gc_test.cpp): never
-    // below the beans' time, at most 40% + 1 ms + 0.3 ms a pause above it.
+    // Never below the beans' time (whole ms, truncated); above it by what
+    // JVM TI's bracket adds around the collector's timer (GcPauses,
+    // tests/integration/gc_test.cpp: up to 40% on JDK 17 Serial), and on
+    // this shared 2-core machine by up to 2.5 ms a pause more when the VM
+    // thread is descheduled inside the safepoint (measured: 29 ms against
+    // 17 ms for 5 pauses). The exact check of the sum is against the spans.
     const double ms = totals.sum * 1000;
-    if (ms < bean_ms * 0.98 - 1 || ms > bean_ms * 1.4 + 1 + 0.3 * bean_count)
+    if (ms < bean_ms * 0.98 - 1 || ms > bean_ms * 1.4 + 1 + 3.0 * bean_count)
       diff += "sum " + std::to_string(ms) + " ms vs beans " + std::to_string(bean_ms) + " ms; ";
     PromScrape cumulative(http_get(jvm.port, "/metrics").body);
     double prom_count = 0, prom_sum = 0;
@@ -123,14 +127,19 @@ TEST_P(OtlpExponential, GcPausesInExponentialBucketsMatchTheBeansAndSpans) {
       diff += "OTLP differs from /metrics' cumulative histogram; ";
     // Every pause, from its span, in a bucket holding a count for it.
     std::map<int64_t, uint64_t> from_spans;
+    int64_t span_ns = 0;
     for (const auto& t : receiver->received("traces"))
       for (const auto& rs : t.traces.resource_spans())
         for (const auto& ss : rs.scope_spans())
           for (const auto& s : ss.spans())
             for (const auto& kv : s.attributes())
-              if (s.name() == "gc.pause" && kv.key() == "duration_ns")
-                ++from_spans[bucket_of(std::stoll(kv.value().string_value()), totals.scale)];
+              if (s.name() == "gc.pause" && kv.key() == "duration_ns") {
+                const int64_t ns = std::stoll(kv.value().string_value());
+                ++from_spans[bucket_of(ns, totals.scale)];
+                span_ns += ns;
+              }
     if (from_spans != totals.buckets) diff += "the pauses' own buckets differ from the histogram's; ";
+    if (std::fabs(double(span_ns) / 1e9 - totals.sum) > 1e-6) diff += "sum differs from the spans' durations; ";
   }
   EXPECT_EQ(diff, "");
 }
