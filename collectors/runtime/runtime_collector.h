@@ -21,7 +21,11 @@ namespace jvmsight {
 
 class RuntimeCollector : public Collector {
  public:
-  RuntimeCollector(JNIEnv* jni, NameGenerations names) : jni_(jni), identity_(read_identity(jni)), names_(names) {}
+  RuntimeCollector(JNIEnv* jni, NameGenerations names) : jni_(jni), identity_(read_identity(jni)), names_(names) {
+    // The first read finds the bean and loads its classes (milliseconds):
+    // here, not in a refresh whose cost sets the refresh interval.
+    os_reading_ = os_.read(jni_);
+  }
   void collect(MetricFamilies& out) override {
     auto now = BackgroundRefresh::Clock::now();
     cpu_refresh_.demanded(now);
