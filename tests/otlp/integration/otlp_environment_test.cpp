@@ -2,11 +2,15 @@
 // HTTP receivers, one JVM per scenario, JDK 17 only (the variables are read
 // by the agent's own code, whatever the JDK: docs/TESTING.md).
 // - per signal: endpoint, protocol, headers and compression of metrics and
-//   traces differ, each arrives where and as its variables say; the HTTP
+//   traces (and of logs, in a JVM with a deadlock) differ, each arrives
+//   where and as its variables say; the HTTP
 //   path rules (general endpoint + /v1/<signal>, per-signal one as given);
 //   OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES on every signal;
 // - OTEL_TRACES_EXPORTER=none sends no span while metrics still go, every
-//   OTEL_METRIC_EXPORT_INTERVAL;
+//   OTEL_METRIC_EXPORT_INTERVAL; an unknown histogram aggregation is one
+//   warning and explicit buckets;
+// - the per-signal timeout bounds a request, OTEL_METRIC_EXPORT_TIMEOUT a
+//   batch;
 // - OTEL_SDK_DISABLED=true sends nothing, and /metrics still answers.
 #include <gtest/gtest.h>
 
@@ -14,6 +18,7 @@
 #include <thread>
 
 #include "tests/harness/http_client.h"
+#include "tests/harness/prometheus_text.h"
 #include "tests/otlp/integration/pushing_jvm.h"
 
 namespace jvmsight::test {
@@ -97,6 +102,7 @@ TEST(OtlpEnvironment, PerSignalHttpEndpointIsUsedAsGivenAndNoneTurnsASignalOff) 
                                          {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", http->endpoint() + "/v1/traces"},
                                          {"OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"},
                                          {"OTEL_TRACES_EXPORTER", "none"},
+                                         {"OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION", "exponential"},
                                          {"OTEL_METRIC_EXPORT_INTERVAL", std::to_string(interval_ms)},
                                          {"OTEL_BSP_SCHEDULE_DELAY", "200"}};
   PushingJvm jvm(jdk17(), "GcChurn", env, {"-XX:+UseSerialGC", "-Xmx256m"}, {}, "gc_span_min_ms=0");
@@ -115,11 +121,52 @@ TEST(OtlpEnvironment, PerSignalHttpEndpointIsUsedAsGivenAndNoneTurnsASignalOff) 
   ASSERT_FALSE(gaps.empty());
   EXPECT_GE(gaps.front(), interval_ms * 3 / 4);
   EXPECT_LE(gaps[gaps.size() / 2], interval_ms * 3);
+  // An aggregation the spec does not name: one warning, explicit buckets.
+  const std::string err = jvm.process->err();
+  const std::string warning = "OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION='exponential' is not valid";
+  const size_t at = err.find(warning);
+  EXPECT_NE(at, std::string::npos) << err;
+  EXPECT_EQ(err.find(warning, at + 1), std::string::npos) << "told more than once:\n" << err;
+  const auto* gc = find_metric(got.back().request, "jvm.gc.duration");
+  ASSERT_NE(gc, nullptr);
+  EXPECT_TRUE(gc->has_histogram());
+}
+
+// Logs by their own variables (HTTP, own path, headers, gzip) while the
+// general endpoint is gRPC, and OTEL_METRICS_EXPORTER=none: the deadlock
+// record arrives where the logs variables say, no metrics anywhere.
+TEST(OtlpEnvironment, LogsGoTheirOwnWayWhileMetricsAreOff) {
+  auto grpc = start_grpc_receiver();  // general
+  auto http = start_http_receiver();  // logs
+  ASSERT_TRUE(grpc && http);
+  std::map<std::string, std::string> env{{"OTEL_EXPORTER_OTLP_ENDPOINT", grpc->endpoint()},
+                                         {"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"},
+                                         {"OTEL_EXPORTER_OTLP_HEADERS", "x-general=1"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", http->endpoint() + "/v1/logs"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/protobuf"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_HEADERS", "x-logs=deadlocks"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_COMPRESSION", "gzip"},
+                                         {"OTEL_METRICS_EXPORTER", "none"},
+                                         {"OTEL_METRIC_EXPORT_INTERVAL", "200"}};
+  PushingJvm jvm(jdk17(), "Deadlocks", env, {}, {"monitor2"}, "deadlock_check_ms=100");
+  ASSERT_GT(jvm.port, 0);
+  ASSERT_TRUE(jvm.process->wait_for_line("DEADLOCKED", 30s)) << jvm.process->err();
+  ASSERT_TRUE(http->wait_for_more_than(0, 20s, "logs")) << jvm.process->err();
+  std::this_thread::sleep_for(1s);  // five metric intervals
+  const auto logs = http->received("logs").front();
+  EXPECT_EQ(logs.headers.count("x-logs") ? logs.headers.at("x-logs") : "<absent>", "deadlocks");
+  EXPECT_EQ(logs.headers.count("x-general"), 0u);
+  EXPECT_EQ(logs.headers.count("content-encoding") ? logs.headers.at("content-encoding") : "", "gzip");
+  EXPECT_EQ(logs.logs.resource_logs(0).scope_logs(0).log_records(0).event_name(), "jvmsight.deadlock");
+  EXPECT_TRUE(grpc->received("logs").empty());
+  EXPECT_TRUE(grpc->received("metrics").empty()) << "OTEL_METRICS_EXPORTER=none";
+  EXPECT_TRUE(http->received("metrics").empty()) << "OTEL_METRICS_EXPORTER=none";
 }
 
 // OTEL_EXPORTER_OTLP_METRICS_TIMEOUT bounds each metrics request, not the
 // general OTEL_EXPORTER_OTLP_TIMEOUT: a receiver answering 3 s late is left
-// after about 400 ms.
+// after about 400 ms. OTEL_METRIC_EXPORT_TIMEOUT bounds a batch with its
+// retries: it is given up (counted failed) instead of retried on.
 TEST(OtlpEnvironment, PerSignalTimeoutBoundsEachRequest) {
   auto grpc = start_grpc_receiver();
   ASSERT_TRUE(grpc);
@@ -127,6 +174,7 @@ TEST(OtlpEnvironment, PerSignalTimeoutBoundsEachRequest) {
   auto env = push_env(*grpc, "grpc");
   env["OTEL_EXPORTER_OTLP_TIMEOUT"] = "10000";
   env["OTEL_EXPORTER_OTLP_METRICS_TIMEOUT"] = "400";
+  env["OTEL_METRIC_EXPORT_TIMEOUT"] = "1500";
   PushingJvm jvm(jdk17(), "GcChurn", env);
   ASSERT_GT(jvm.port, 0);
   for (auto until = std::chrono::steady_clock::now() + 10s;
@@ -136,6 +184,13 @@ TEST(OtlpEnvironment, PerSignalTimeoutBoundsEachRequest) {
   ASSERT_FALSE(waits.empty()) << jvm.process->err();
   EXPECT_GE(waits.front().count(), 300);
   EXPECT_LE(waits.front().count(), 2000);
+  double failed = 0;
+  for (auto until = std::chrono::steady_clock::now() + 10s; failed < 1 && std::chrono::steady_clock::now() < until;
+       std::this_thread::sleep_for(200ms))
+    failed = PromScrape(http_get(jvm.port, "/metrics").body)
+                 .value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "failed"}})
+                 .value_or(0);
+  EXPECT_GE(failed, 1) << "no batch given up after OTEL_METRIC_EXPORT_TIMEOUT";
 }
 
 TEST(OtlpEnvironment, SdkDisabledSendsNothingAndMetricsStillAnswer) {
