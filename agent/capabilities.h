@@ -21,6 +21,7 @@ struct Capabilities {
   bool monitor_info = false;    // GetObjectMonitorUsage
   bool monitor_events = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
   bool tag_objects = false;     // SetTag/GetObjectsWithTags: classes of contended locks
+  bool breakpoints = false;     // Breakpoint events and GetBytecodes: virtual-thread pinnings (21+)
   bool cheap_deadlock_check() const { return contended_monitor && owned_monitors; }
 };
 

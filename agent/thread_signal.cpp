@@ -1,15 +1,18 @@
 #include "agent/thread_signal.h"
 
+#include "agent/pinning_probes.h"
 #include "collectors/threads/jvmti_thread_source.h"
 #include "common/log.h"
 
 namespace jvmsight {
 
-void ThreadSignal::build(JNIEnv* jni, bool change_events, CollectorSet& collectors) {
+void ThreadSignal::build(JNIEnv* jni, bool change_events, bool breakpoints, CollectorSet& collectors) {
   roster_.set_change_events(change_events);
   source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, native_states());
   states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_threads_);
   collectors.add("threads", *states_);
+  if (breakpoints && virtual_threads_.supported() && set_pinning_probes(jvmti_, jni, pinning_))
+    collectors.add("pinning", pinning_collector_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
 }
 
