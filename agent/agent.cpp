@@ -77,7 +77,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     log::set_level(parsed.options.log_level);
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
-    agent->capabilities_ = acquire_capabilities(jvmti);
+    agent->capabilities_ = acquire_capabilities(jvmti, agent->options_.pinning);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
       log::error("cannot register JVM TI events; the JVM continues without jvmsight");

@@ -32,13 +32,13 @@ void add_virtual_thread_support(jvmtiCapabilities& caps) {
   bytes[bit / 8] |= static_cast<unsigned char>(1u << (bit % 8));
 }
 
-Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
   jvmtiCapabilities potential{};
   Capabilities granted;
   if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
   jvmtiCapabilities wanted{};
-  if (has_virtual_thread_support(potential)) {
-    add_virtual_thread_support(wanted);
+  if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
+  if (has_virtual_thread_support(potential) && want_breakpoints) {
     // Only where virtual threads can pin: the pinning probes (and GetBytecodes
     // to place them). Breakpoints cost only the methods they are set in.
     wanted.can_generate_breakpoint_events = potential.can_generate_breakpoint_events;

@@ -25,7 +25,8 @@ struct Capabilities {
   bool cheap_deadlock_check() const { return contended_monitor && owned_monitors; }
 };
 
-// Adds every wanted capability the JVM can give now; returns what was granted.
-Capabilities acquire_capabilities(jvmtiEnv* jvmti);
+// Adds every wanted capability the JVM can give now (breakpoints only if
+// want_breakpoints); returns what was granted.
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints);
 
 }  // namespace jvmsight

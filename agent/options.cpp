@@ -138,6 +138,8 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_int(v, 1, 1000, o.lock_classes); }},
     {"contention", "contention", "on or off; off stops the monitor contention and wait events",
      [](std::string_view v, Options& o) { return parse_on_off(v, o.contention); }},
+    {"pinning", "pinning", "on or off; off sets no breakpoints: virtual-thread pinnings are not counted",
+     [](std::string_view v, Options& o) { return parse_on_off(v, o.pinning); }},
     {"contention_sampling", "contention_sampling",
      "a rate from 100 to 10000000 contended entries a second above which the contention events are on only "
      "part of the time, or off to keep them always on",

@@ -11,9 +11,17 @@ void ThreadSignal::build(JNIEnv* jni, bool change_events, bool breakpoints, Coll
   source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, native_states());
   states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_threads_);
   collectors.add("threads", *states_);
-  if (breakpoints && virtual_threads_.supported() && set_pinning_probes(jvmti_, jni, pinning_))
-    collectors.add("pinning", pinning_collector_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
+  if (options_.pinning && virtual_threads_.supported()) build_pinning(jni, breakpoints, collectors);
+}
+
+void ThreadSignal::build_pinning(JNIEnv* jni, bool breakpoints, CollectorSet& collectors) {
+  if (!breakpoints)
+    log::info(
+        "virtual-thread pinning is not counted: JVM TI grants breakpoints only to an agent loaded at "
+        "startup (-agentpath or JAVA_TOOL_OPTIONS)");
+  else if (set_pinning_probes(jvmti_, jni, pinning_))
+    collectors.add("pinning", pinning_collector_);
 }
 
 bool ThreadSignal::native_states() const {

@@ -43,6 +43,7 @@ class ThreadSignal {
 
  private:
   bool native_states() const;
+  void build_pinning(JNIEnv* jni, bool breakpoints, CollectorSet& collectors);
 
   jvmtiEnv* jvmti_;
   const Options& options_;
