@@ -23,7 +23,7 @@ struct EventSinks {
   GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;
   PinningRecorder* pinning = nullptr;  // Breakpoint: the pinning probes only
-  bool tag_locks = false;  // SetTag a lock on its first contention (can_tag_objects)
+  bool tag_locks = false;              // SetTag a lock on its first contention (can_tag_objects)
   // Lifecycle, not hot: VMInit (startup only) and VMDeath.
   void (*vm_init)(JNIEnv* jni) = nullptr;
   void (*vm_death)() = nullptr;
