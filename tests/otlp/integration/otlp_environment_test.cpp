@@ -2,7 +2,8 @@
 // HTTP receivers, one JVM per scenario, JDK 17 only (the variables are read
 // by the agent's own code, whatever the JDK: docs/TESTING.md).
 // - per signal: endpoint, protocol, headers and compression of metrics and
-//   traces differ, each arrives where and as its variables say; the HTTP
+//   traces (and of logs, in a JVM with a deadlock) differ, each arrives
+//   where and as its variables say; the HTTP
 //   path rules (general endpoint + /v1/<signal>, per-signal one as given);
 //   OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES on every signal;
 // - OTEL_TRACES_EXPORTER=none sends no span while metrics still go, every
@@ -129,6 +130,37 @@ TEST(OtlpEnvironment, PerSignalHttpEndpointIsUsedAsGivenAndNoneTurnsASignalOff) 
   const auto* gc = find_metric(got.back().request, "jvm.gc.duration");
   ASSERT_NE(gc, nullptr);
   EXPECT_TRUE(gc->has_histogram());
+}
+
+// Logs by their own variables (HTTP, own path, headers, gzip) while the
+// general endpoint is gRPC, and OTEL_METRICS_EXPORTER=none: the deadlock
+// record arrives where the logs variables say, no metrics anywhere.
+TEST(OtlpEnvironment, LogsGoTheirOwnWayWhileMetricsAreOff) {
+  auto grpc = start_grpc_receiver();  // general
+  auto http = start_http_receiver();  // logs
+  ASSERT_TRUE(grpc && http);
+  std::map<std::string, std::string> env{{"OTEL_EXPORTER_OTLP_ENDPOINT", grpc->endpoint()},
+                                         {"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"},
+                                         {"OTEL_EXPORTER_OTLP_HEADERS", "x-general=1"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", http->endpoint() + "/v1/logs"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/protobuf"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_HEADERS", "x-logs=deadlocks"},
+                                         {"OTEL_EXPORTER_OTLP_LOGS_COMPRESSION", "gzip"},
+                                         {"OTEL_METRICS_EXPORTER", "none"},
+                                         {"OTEL_METRIC_EXPORT_INTERVAL", "200"}};
+  PushingJvm jvm(jdk17(), "Deadlocks", env, {}, {"monitor2"}, "deadlock_check_ms=100");
+  ASSERT_GT(jvm.port, 0);
+  ASSERT_TRUE(jvm.process->wait_for_line("DEADLOCKED", 30s)) << jvm.process->err();
+  ASSERT_TRUE(http->wait_for_more_than(0, 20s, "logs")) << jvm.process->err();
+  std::this_thread::sleep_for(1s);  // five metric intervals
+  const auto logs = http->received("logs").front();
+  EXPECT_EQ(logs.headers.count("x-logs") ? logs.headers.at("x-logs") : "<absent>", "deadlocks");
+  EXPECT_EQ(logs.headers.count("x-general"), 0u);
+  EXPECT_EQ(logs.headers.count("content-encoding") ? logs.headers.at("content-encoding") : "", "gzip");
+  EXPECT_EQ(logs.logs.resource_logs(0).scope_logs(0).log_records(0).event_name(), "jvmsight.deadlock");
+  EXPECT_TRUE(grpc->received("logs").empty());
+  EXPECT_TRUE(grpc->received("metrics").empty()) << "OTEL_METRICS_EXPORTER=none";
+  EXPECT_TRUE(http->received("metrics").empty()) << "OTEL_METRICS_EXPORTER=none";
 }
 
 // OTEL_EXPORTER_OTLP_METRICS_TIMEOUT bounds each metrics request, not the
