@@ -28,7 +28,7 @@ class RuntimeCollector : public Collector {
     if (cpu_refresh_.stale(now)) read_cpu();
     stats.cpu_seconds = cpu_seconds_;
     add_process_families(out, stats);
-    cpu_refresh_.add_families(out, "jvmsight_process_cpu", "process CPU time", BackgroundRefresh::Clock::now());
+    cpu_refresh_.add_families(out, "jvmsight_process_cpu", BackgroundRefresh::Clock::now());
   }
   // Periodic, on the agent thread: reads the process CPU time again when due.
   void refresh() {
