@@ -4,6 +4,7 @@
 // Prometheus (client_java-compatible) names; other exporters translate.
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,11 +34,24 @@ struct Label {
   std::string value;
 };
 
+// The same observations in base-2 exponential buckets (OpenTelemetry's
+// base2_exponential_bucket_histogram; model/exponential_histogram.h): bucket
+// i holds the values in (2^(i / 2^scale), 2^((i + 1) / 2^scale)].
+struct ExponentialBuckets {
+  int32_t scale = 0;
+  uint64_t zero_count = 0;       // values of exactly 0
+  int32_t offset = 0;            // the index of counts[0]
+  std::vector<uint64_t> counts;  // positive buckets, per bucket, from offset on
+};
+
 struct HistogramValue {
   std::vector<double> upper_bounds;     // ascending, +Inf implied after the last
   std::vector<uint64_t> bucket_counts;  // per bucket (not cumulative), upper_bounds.size() + 1
   double sum = 0;
   uint64_t count = 0;
+  // Where the producer also aggregated exponentially (GC pauses): what OTLP
+  // sends when asked for exponential histograms.
+  std::optional<ExponentialBuckets> exponential;
 };
 
 struct SummaryValue {

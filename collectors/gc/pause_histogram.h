@@ -2,10 +2,15 @@
 // Fixed-bucket histogram of pause durations in seconds. Fine enough below a
 // millisecond (ZGC and Shenandoah pauses are tens of microseconds) and
 // containing the OpenTelemetry jvm.gc.duration buckets 0.01, 0.1, 1, 10 s, so
-// either ecosystem can use it without re-bucketing. Agent thread only.
+// either ecosystem can use it without re-bucketing. Each pause is also kept
+// in base-2 exponential buckets (at most 160, fixed storage), which OTLP
+// sends when asked for exponential histograms: both from the one observe()
+// of a pause. Agent thread only (the drain of the pause ring), never on the
+// GC event callbacks.
 #include <array>
 #include <cstdint>
 
+#include "model/exponential_histogram.h"
 #include "model/telemetry.h"
 
 namespace jvmsight {
@@ -23,6 +28,7 @@ class PauseHistogram {
 
  private:
   std::array<uint64_t, upper_bounds.size() + 1> buckets_{};  // last: +Inf
+  ExponentialHistogram exponential_;
   uint64_t count_ = 0;
   double sum_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "model/exponential_histogram.h"
 #include "model/metric_catalogue.h"
 
 namespace jvmsight::otlp {
@@ -57,14 +58,14 @@ std::string series_key(const std::string& name, const std::vector<Label>& labels
 
 // A model summary (count and sum) as a histogram without boundaries: one
 // bucket holding every observation.
-HistogramValue histogram_of(const SummaryValue& s) { return {{}, {s.count}, s.sum, s.count}; }
+HistogramValue histogram_of(const SummaryValue& s) { return {{}, {s.count}, s.sum, s.count, std::nullopt}; }
 
 // The histogram over coarser boundaries, each one of the model's: bucket
 // counts merged, count and sum kept. Boundaries the model lacks cannot be
 // merged to: then the model's own are sent.
 HistogramValue rebucket(const HistogramValue& v, const std::vector<double>& bounds) {
-  if (bounds.empty() || v.bucket_counts.size() != v.upper_bounds.size() + 1) return v;
-  HistogramValue out{bounds, std::vector<uint64_t>(bounds.size() + 1, 0), v.sum, v.count};
+  if (bounds.empty() || v.upper_bounds.empty() || v.bucket_counts.size() != v.upper_bounds.size() + 1) return v;
+  HistogramValue out{bounds, std::vector<uint64_t>(bounds.size() + 1, 0), v.sum, v.count, v.exponential};
   size_t target = 0;  // the coarse bucket the next model bucket falls in
   for (size_t i = 0; i < v.bucket_counts.size(); ++i) {
     // Model bucket i is (upper_bounds[i-1], upper_bounds[i]]; it falls in
@@ -95,8 +96,12 @@ void set_value(Point& p, double value, bool integer) {
 
 }  // namespace
 
-MetricConverter::MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version)
-    : preference_(preference), start_unix_ns_(start_unix_ns), scope_version_(std::move(scope_version)) {}
+MetricConverter::MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version,
+                                 HistogramAggregation aggregation)
+    : preference_(preference),
+      aggregation_(aggregation),
+      start_unix_ns_(start_unix_ns),
+      scope_version_(std::move(scope_version)) {}
 
 bool MetricConverter::delta_for(MetricType type) const {
   const bool histogram = type == MetricType::histogram || type == MetricType::summary;
@@ -145,6 +150,11 @@ void MetricConverter::add_point(pb::Metric& metric, const OtlpName& name, const 
       break;
     }
     case Instrument::histogram:
+      if (!summary && sample.histogram.exponential && aggregation_ == HistogramAggregation::base2_exponential) {
+        add_exponential_point(*metric.mutable_exponential_histogram(), sample.histogram, attributes, temporality, start,
+                              prev, first, now_unix_ns);
+        break;
+      }
       add_histogram_point(*metric.mutable_histogram(),
                           summary ? histogram_of(sample.summary) : rebucket(sample.histogram, name.boundaries),
                           attributes, temporality, start, prev, first, now_unix_ns);
@@ -171,6 +181,35 @@ void MetricConverter::add_histogram_point(pb::Histogram& h, const HistogramValue
   p->set_sum(v.sum - (subtract ? prev->sum : 0));
   if (prev) {
     prev->buckets = v.bucket_counts;
+    prev->count = v.count;
+    prev->sum = v.sum;
+  }
+}
+
+// Cumulative: the buckets as the producer holds them. Delta: what arrived
+// since the previous point, at the current scale (a cumulative aggregation's
+// scale only goes down, so the previous state can always be merged to it);
+// a series that restarted sends everything it holds.
+void MetricConverter::add_exponential_point(pb::ExponentialHistogram& h, const HistogramValue& v,
+                                            const Attributes& attributes, pb::AggregationTemporality temporality,
+                                            int64_t start, Previous* prev, bool first, int64_t now_unix_ns) {
+  h.set_aggregation_temporality(temporality);
+  auto* p = h.add_data_points();
+  add_attributes(attributes, *p->mutable_attributes());
+  p->set_start_time_unix_nano(start);
+  p->set_time_unix_nano(now_unix_ns);
+  const ExponentialBuckets& now = *v.exponential;
+  ExponentialBuckets delta;
+  const bool subtracted = prev && !first && v.count >= prev->count && subtract(now, prev->exponential, delta);
+  const ExponentialBuckets& b = subtracted ? delta : now;
+  p->set_count(v.count - (subtracted ? prev->count : 0));
+  p->set_sum(v.sum - (subtracted ? prev->sum : 0));
+  p->set_scale(b.scale);
+  p->set_zero_count(b.zero_count);
+  p->mutable_positive()->set_offset(b.offset);
+  for (uint64_t c : b.counts) p->mutable_positive()->add_bucket_counts(c);
+  if (prev) {
+    prev->exponential = now;
     prev->count = v.count;
     prev->sum = v.sum;
   }
@@ -218,7 +257,9 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
   // A family whose every sample was left out leaves an empty metric behind.
   for (int i = sm->metrics_size() - 1; i >= 0; --i) {
     const pb::Metric& m = sm->metrics(i);
-    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() == 0;
+    bool empty = m.gauge().data_points_size() + m.sum().data_points_size() + m.histogram().data_points_size() +
+                     m.exponential_histogram().data_points_size() ==
+                 0;
     if (empty) sm->mutable_metrics()->DeleteSubrange(i, 1);
   }
   if (points == 0) out.mutable_resource_metrics()->RemoveLast();

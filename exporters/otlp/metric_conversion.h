@@ -26,7 +26,10 @@ class MetricConverter {
   using Attributes = std::vector<Attribute>;
 
   // start_unix_ns: when the agent started counting (cumulative start time).
-  MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version);
+  // aggregation: histograms whose model value has exponential buckets are
+  // sent as ExponentialHistograms under base2_exponential.
+  MetricConverter(TemporalityPreference preference, int64_t start_unix_ns, std::string scope_version,
+                  HistogramAggregation aggregation = HistogramAggregation::explicit_buckets);
 
   // Appends one ResourceMetrics (with `resource`) holding every family.
   // Returns the number of data points written (0: nothing worth sending).
@@ -41,6 +44,7 @@ class MetricConverter {
     std::vector<uint64_t> buckets;
     uint64_t count = 0;
     double sum = 0;
+    ExponentialBuckets exponential;
   };
   // Delta for counters and histograms per the preference (async counters are
   // cumulative under lowmemory, as in the SDKs).
@@ -54,8 +58,13 @@ class MetricConverter {
                            const Attributes& attributes,
                            opentelemetry::proto::metrics::v1::AggregationTemporality temporality, int64_t start,
                            Previous* prev, bool first, int64_t now_unix_ns);
+  void add_exponential_point(opentelemetry::proto::metrics::v1::ExponentialHistogram& h, const HistogramValue& v,
+                             const Attributes& attributes,
+                             opentelemetry::proto::metrics::v1::AggregationTemporality temporality, int64_t start,
+                             Previous* prev, bool first, int64_t now_unix_ns);
 
   TemporalityPreference preference_;
+  HistogramAggregation aggregation_;
   int64_t start_unix_ns_;
   std::string scope_version_;
   std::map<std::string, Previous> previous_;

@@ -17,7 +17,7 @@
 
 #include "exporters/otlp/otlp_plugin.h"
 
-#define JVMSIGHT_OTLP_ABI_VERSION 4u
+#define JVMSIGHT_OTLP_ABI_VERSION 5u
 
 #ifdef __cplusplus
 #include "model/deadlock.h"
@@ -27,7 +27,7 @@
 namespace jvmsight::otlp::abi {
 
 // The fingerprint of interface version JVMSIGHT_OTLP_ABI_VERSION.
-constexpr uint64_t expected_fingerprint = 14665690061772387656ull;
+constexpr uint64_t expected_fingerprint = 15122824318807182088ull;
 
 constexpr uint64_t mix(uint64_t h, uint64_t v) {  // FNV-1a over v's 8 bytes
   for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
@@ -88,7 +88,7 @@ constexpr uint64_t fingerprint() {
               JVMSIGHT_OTLP_ABI_FIELD(jvmsight_otlp_schedule, deadlocks));
   // What the void* parameters point to, and everything inside them.
   h = mix_all(h, sizeof(MetricFamilies), sizeof(MetricFamily), sizeof(Sample), sizeof(Label), sizeof(HistogramValue),
-              sizeof(SummaryValue), sizeof(MetricType));
+              sizeof(ExponentialBuckets), sizeof(SummaryValue), sizeof(MetricType));
   h = mix_all(h, sizeof(std::vector<SpanRecord>), sizeof(SpanRecord));
   h = mix_all(h, sizeof(DeadlockReport), sizeof(DeadlockCycle), sizeof(WaitEdge), sizeof(LockId), sizeof(LockKind),
               sizeof(ThreadRecord), sizeof(FrameRecord), sizeof(LockRef), sizeof(ThreadKey));

@@ -299,6 +299,16 @@ ParsedConfig parse_config(const EnvLookup& env, const ConfigOverrides& overrides
     else
       r.bad("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", *v, "cumulative, delta or lowmemory", "cumulative");
   }
+  if (auto v = r.get("OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION")) {
+    std::string a = lower(trim(*v));
+    if (a == "explicit_bucket_histogram")
+      c.histogram_aggregation = HistogramAggregation::explicit_buckets;
+    else if (a == "base2_exponential_bucket_histogram")
+      c.histogram_aggregation = HistogramAggregation::base2_exponential;
+    else
+      r.bad("OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION", *v,
+            "explicit_bucket_histogram or base2_exponential_bucket_histogram", "explicit_bucket_histogram");
+  }
   if (auto v = r.get("OTEL_SERVICE_NAME")) c.service_name = *v;
   if (auto v = r.get("OTEL_RESOURCE_ATTRIBUTES")) c.resource_attributes = *v;
   return parsed;

@@ -17,6 +17,8 @@ enum class Protocol { grpc, http_protobuf };
 enum class Compression { none, gzip };
 // OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE
 enum class TemporalityPreference { cumulative, delta, lowmemory };
+// OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION
+enum class HistogramAggregation { explicit_buckets, base2_exponential };
 
 // One signal's transport settings (metrics, traces or logs).
 struct SignalConfig {
@@ -43,6 +45,7 @@ struct OtlpConfig {
   std::chrono::milliseconds export_timeout{30000};
   std::chrono::milliseconds span_delay{5000};  // OTEL_BSP_SCHEDULE_DELAY: how often spans are sent
   TemporalityPreference temporality = TemporalityPreference::cumulative;
+  HistogramAggregation histogram_aggregation = HistogramAggregation::explicit_buckets;
   std::optional<std::string> service_name;  // OTEL_SERVICE_NAME
   std::string resource_attributes;          // OTEL_RESOURCE_ATTRIBUTES, raw (see resource.h)
 };

@@ -166,7 +166,8 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, jvmsight_otlp_schedule& sch
                      random_uuid(),
                      exporter->version};
   build_resource(facts, attributes, c.service_name, exporter->resource);
-  exporter->converter = std::make_unique<MetricConverter>(c.temporality, unix_now_ns(), exporter->version);
+  exporter->converter =
+      std::make_unique<MetricConverter>(c.temporality, unix_now_ns(), exporter->version, c.histogram_aggregation);
 
   if (c.metrics.endpoint_set) exporter->metrics = start_worker(Signal::metrics, c.metrics, c, metric_batches_queued);
   if (c.traces.endpoint_set) exporter->traces = start_worker(Signal::traces, c.traces, c, spans_queued);

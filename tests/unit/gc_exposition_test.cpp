@@ -22,7 +22,7 @@ TEST(GcExposition, SummaryHasCountAndSumOnlyLikeClientJava) {
 
 TEST(GcExposition, HistogramBucketsAreCumulative) {
   MetricFamilies f;
-  HistogramValue h{{0.001, 0.01}, {2, 1, 1}, 0.5, 4};
+  HistogramValue h{{0.001, 0.01}, {2, 1, 1}, 0.5, 4, std::nullopt};
   add_histogram(add_uncatalogued_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "p"), h,
                 {{"gc", "Copy"}});
   std::string text = to_prometheus_text(f);

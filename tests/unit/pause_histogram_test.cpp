@@ -41,5 +41,23 @@ TEST(PauseHistogram, EmptyIsAllZero) {
   for (auto c : v.bucket_counts) EXPECT_EQ(c, 0u);
 }
 
+// One observe() fills both: the exponential buckets hold the same pauses,
+// sub-millisecond ones apart from each other (the explicit buckets put 12 µs
+// and 18 µs together, so do the advised OTLP ones everything below 10 ms).
+TEST(PauseHistogram, ExponentialBucketsHoldTheSamePausesFinerThanTheExplicitOnes) {
+  PauseHistogram h;
+  for (double s : {0.000012, 0.000018, 0.0004, 0.0031, 0.0, 1.5}) h.observe(s);
+  HistogramValue v = h.value();
+  ASSERT_TRUE(v.exponential.has_value());
+  const ExponentialBuckets& e = *v.exponential;
+  uint64_t total = e.zero_count;
+  for (auto c : e.counts) total += c;
+  EXPECT_EQ(total, v.count);
+  EXPECT_EQ(e.zero_count, 1u);
+  EXPECT_LE(e.counts.size(), 160u);
+  EXPECT_NE(exponential_index(0.000012, e.scale), exponential_index(0.000018, e.scale));
+  EXPECT_EQ(v.bucket_counts[1], 2u) << "12 and 18 µs share the explicit bucket (10, 25] µs";
+}
+
 }  // namespace
 }  // namespace jvmsight

@@ -4,6 +4,12 @@
 
 namespace jvmsight::test {
 
+const Jdk& jdk17() {
+  for (const Jdk& j : jdks())
+    if (j.name == "jdk17") return j;
+  return jdks().front();
+}
+
 std::unique_ptr<OtlpReceiver> start_receiver(const std::string& protocol, const TlsFiles* tls) {
   return protocol == "grpc" ? start_grpc_receiver(tls) : start_http_receiver(tls);
 }
@@ -30,6 +36,7 @@ PushingJvm::PushingJvm(const Jdk& jdk, const std::string& main_class, std::map<s
                         "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE",
                         "OTEL_EXPORTER_OTLP_INSECURE",
                         "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE",
+                        "OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION",
                         "OTEL_METRICS_EXPORTER",
                         "OTEL_TRACES_EXPORTER",
                         "OTEL_LOGS_EXPORTER"})

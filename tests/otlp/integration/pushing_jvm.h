@@ -11,6 +11,11 @@
 
 namespace jvmsight::test {
 
+// JDK 17 (the machine's own), else the first JDK found: for suites whose
+// subject is the agent's own arithmetic or configuration, not the JDK's
+// behaviour (docs/TESTING.md).
+const Jdk& jdk17();
+
 // protocol: "grpc" or "http/protobuf".
 std::unique_ptr<OtlpReceiver> start_receiver(const std::string& protocol, const TlsFiles* tls = nullptr);
 

@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
+#include "model/exponential_histogram.h"
 #include "model/metric_catalogue.h"
 
 namespace jvmsight::otlp {
@@ -184,6 +186,79 @@ TEST(MetricConversion, DeltaAfterAResetSendsTheWholeValue) {
   Request r = convert(c, sample_families(2, 1, 0), 3'000'000'000);
   EXPECT_EQ(find(r, "jvmsight.threads.started")->sum().data_points(0).as_double(), 2);
   EXPECT_EQ(find(r, "jvm.gc.duration")->histogram().data_points(0).count(), 1u);
+}
+
+// A GC pause histogram with its exponential buckets, as the GC collector's
+// PauseHistogram fills it (one explicit bucket here: the test is about the
+// exponential ones).
+MetricFamilies pauses(const std::vector<double>& seconds) {
+  HistogramValue h{{}, {0}, 0, 0, std::nullopt};
+  ExponentialHistogram e;
+  for (double s : seconds) {
+    e.record(s);
+    ++h.bucket_counts[0];
+    ++h.count;
+    h.sum += s;
+  }
+  h.exponential = e.value();
+  MetricFamilies f;
+  add_histogram(add_uncatalogued_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+                {{"gc", "G1 Young Generation"}, {"action", "end of minor GC"}});
+  add_summary(add_uncatalogued_family(f, "jvm_gc_collection_seconds", MetricType::summary, "GC time"), 5, 0.25,
+              {{"gc", "x"}});
+  return f;
+}
+
+TEST(MetricConversion, ExponentialAggregationSendsExponentialHistograms) {
+  const std::vector<double> seen{0.00002, 0.0004, 0.003, 0.0031, 0.25};
+  MetricConverter explicit_only(TemporalityPreference::cumulative, start_ns, "0.1.0");
+  EXPECT_TRUE(find(convert(explicit_only, pauses(seen), 2), "jvm.gc.duration")->has_histogram());
+
+  MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0", HistogramAggregation::base2_exponential);
+  Request r = convert(c, pauses(seen), 2'000'000'000);
+  const pb::Metric* m = find(r, "jvm.gc.duration");
+  ASSERT_TRUE(m->has_exponential_histogram());
+  EXPECT_EQ(m->unit(), "s");
+  EXPECT_EQ(m->exponential_histogram().aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_CUMULATIVE);
+  const auto& p = m->exponential_histogram().data_points(0);
+  EXPECT_EQ(p.count(), seen.size());
+  EXPECT_DOUBLE_EQ(p.sum(), 0.00002 + 0.0004 + 0.003 + 0.0031 + 0.25);
+  EXPECT_EQ(p.start_time_unix_nano(), static_cast<uint64_t>(start_ns));
+  EXPECT_EQ(attr(p.attributes(), "jvm.gc.name"), "G1 Young Generation");
+  uint64_t in_buckets = p.zero_count();
+  for (uint64_t n : p.positive().bucket_counts()) in_buckets += n;
+  EXPECT_EQ(in_buckets, p.count());
+  // Each value in the bucket of the definition: (2^(i/2^s), 2^((i+1)/2^s)].
+  for (double v : seen) {
+    const double i = std::ceil(std::log2(v) * std::ldexp(1.0, p.scale())) - 1 - p.positive().offset();
+    ASSERT_GE(i, 0);
+    ASSERT_LT(i, p.positive().bucket_counts_size());
+    EXPECT_GT(p.positive().bucket_counts(static_cast<int>(i)), 0u) << v;
+  }
+  // A model summary has no buckets to spread: still an explicit histogram.
+  EXPECT_TRUE(find(r, "jvmsight.gc.collection")->has_histogram());
+}
+
+TEST(MetricConversion, ExponentialDeltaIsWhatArrivedSinceAtTheNewScale) {
+  MetricConverter c(TemporalityPreference::delta, start_ns, "0.1.0", HistogramAggregation::base2_exponential);
+  convert(c, pauses({0.001, 0.0012}), 2'000'000'000);
+  Request r = convert(c, pauses({0.001, 0.0012, 0.00001, 3.0}), 3'000'000'000);
+  const auto& h = find(r, "jvm.gc.duration")->exponential_histogram();
+  EXPECT_EQ(h.aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_DELTA);
+  const auto& p = h.data_points(0);
+  EXPECT_EQ(p.start_time_unix_nano(), 2'000'000'000u);
+  EXPECT_EQ(p.count(), 2u);
+  EXPECT_DOUBLE_EQ(p.sum(), 3.00001);
+  // Only the two new values' buckets, at the scale the range 10 µs .. 3 s needs.
+  ExponentialHistogram only_new;
+  only_new.record(0.00001);
+  only_new.record(3.0);
+  EXPECT_EQ(p.scale(), only_new.scale());
+  uint64_t total = 0;
+  for (uint64_t n : p.positive().bucket_counts()) total += n;
+  EXPECT_EQ(total, 2u);
+  EXPECT_EQ(p.positive().offset(), exponential_index(0.00001, p.scale()));
+  EXPECT_EQ(p.positive().offset() + p.positive().bucket_counts_size() - 1, exponential_index(3.0, p.scale()));
 }
 
 TEST(MetricConversion, NothingToSendLeavesTheRequestEmpty) {

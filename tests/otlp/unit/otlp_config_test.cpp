@@ -192,6 +192,24 @@ TEST(OtlpConfig, HttpEndpointWithoutSchemeIsRejected) {
   EXPECT_FALSE(p.problems.empty());
 }
 
+// OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION: the spec's two
+// values; anything else is one warning and the default, explicit buckets.
+TEST(OtlpConfig, DefaultHistogramAggregation) {
+  FakeEnv env;
+  EXPECT_EQ(parse_config(env.lookup()).config.histogram_aggregation, HistogramAggregation::explicit_buckets);
+  env.vars["OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION"] = "base2_exponential_bucket_histogram";
+  EXPECT_EQ(parse_config(env.lookup()).config.histogram_aggregation, HistogramAggregation::base2_exponential);
+  env.vars["OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION"] = "explicit_bucket_histogram";
+  EXPECT_EQ(parse_config(env.lookup()).config.histogram_aggregation, HistogramAggregation::explicit_buckets);
+  env.vars["OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION"] = "exponential";
+  ParsedConfig p = parse_config(env.lookup());
+  EXPECT_EQ(p.config.histogram_aggregation, HistogramAggregation::explicit_buckets);
+  ASSERT_EQ(p.problems.size(), 1u);
+  EXPECT_NE(p.problems[0].find("OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION='exponential' is not valid"),
+            std::string::npos)
+      << p.problems[0];
+}
+
 TEST(OtlpConfig, TemporalityAndDisabled) {
   FakeEnv env;
   env.vars = {{"OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", "Delta"}, {"OTEL_SDK_DISABLED", "true"}};
