@@ -44,8 +44,4 @@ void ContentionSignal::note_unseen_blocking() {
   if (duty_cycle_ && duty_cycle_->blind_since_last_asked()) recorder_.note_blocking();
 }
 
-void ContentionSignal::learn_classes(const std::map<int32_t, std::string>& classes) {
-  if (collector_) collector_->learn_classes(classes);
-}
-
 }  // namespace jvmsight

@@ -9,9 +9,7 @@
 #include <jvmti.h>
 
 #include <atomic>
-#include <map>
 #include <memory>
-#include <string>
 
 #include "agent/agent_thread.h"
 #include "agent/capabilities.h"
@@ -49,8 +47,8 @@ class ContentionSignal {
   // Before each check: while the events were off, a thread may have blocked
   // anew unseen, so the check must not trust the flag's silence.
   void note_unseen_blocking();
-  // Lock classes the deadlock check saw (identity hash -> class).
-  void learn_classes(const std::map<int32_t, std::string>& classes);
+  // Where the deadlock check hands the lock classes it saw, after build.
+  LockClassSink& lock_classes() { return *collector_; }
 
  private:
   jvmtiEnv* jvmti_;

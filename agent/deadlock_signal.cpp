@@ -36,8 +36,7 @@ void DeadlockSignal::build(JNIEnv* jni, ThreadSignal& threads, ContentionSignal&
   detector_ = std::make_unique<DeadlockDetector>(
       *source_, [this](const DeadlockCycle& cycle) { confirmed(cycle); }, confirm_delay,
       [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
-  detector_->set_class_sink(
-      [&contention](const std::map<int32_t, std::string>& classes) { contention.learn_classes(classes); });
+  detector_->set_class_sink(contention.lock_classes());
   collectors.add("deadlocks", *detector_);
 }
 

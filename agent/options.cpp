@@ -2,10 +2,11 @@
 
 #include <arpa/inet.h>
 
-#include <algorithm>
 #include <charconv>
 #include <set>
+#include <vector>
 
+#include "agent/near_miss.h"
 #include "exporters/http/tls.h"
 
 namespace jvmsight {
@@ -214,25 +215,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Levenshtein distance, cut off: keys are short, a typed key may be long
-// (then it is no near miss and not worth the quadratic work).
-size_t edit_distance(std::string_view a, std::string_view b) {
-  constexpr size_t max_len = 64;
-  if (a.size() > max_len || b.size() > max_len) return max_len;
-  size_t row[max_len + 1];
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // label.<name>=<value>: a constant label. Prometheus' rules for a label
 // name; "__" is reserved for Prometheus itself.
 constexpr std::string_view label_prefix = "label.";
@@ -267,26 +249,16 @@ std::string add_constant_label(std::string_view key, std::string_view value, Opt
   return "";
 }
 
-// The known key closest to an unknown one, if it is a near miss: at most 2
-// edits, and at most half the longer key (so "ab" does not suggest "log").
+// The known key closest to an unknown one, if it is a near miss.
 std::string near_miss(std::string_view key) {
-  std::string_view best;
-  size_t best_distance = 3;
-  auto consider = [&](std::string_view candidate, std::string_view typed) {
-    size_t d = edit_distance(typed, candidate);
-    if (d < best_distance && d * 2 <= std::max(typed.size(), candidate.size())) {
-      best = candidate;
-      best_distance = d;
-    }
-  };
-  for (const auto& spec : option_specs) consider(spec.key, key);
+  std::vector<std::string_view> keys;
+  for (const auto& spec : option_specs) keys.push_back(spec.key);
+  NearMiss best = closest_key(key, keys);
   size_t dot = key.find('.');
-  if (dot != std::string_view::npos) {
-    // "lable.env": the prefix is the typo, the label name is the user's.
-    consider(label_prefix.substr(0, label_prefix.size() - 1), key.substr(0, dot));
-    if (best == "label") return "label" + std::string(key.substr(dot));
-  }
-  return std::string(best);
+  // "lable.env": the prefix is the typo, the label name is the user's.
+  if (dot != std::string_view::npos && !closest_key(key.substr(0, dot), {"label"}, best.distance).key.empty())
+    return "label" + std::string(key.substr(dot));
+  return std::string(best.key);
 }
 
 }  // namespace

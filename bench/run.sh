@@ -10,6 +10,9 @@
 #   contention  contention events vs floor, JFR, async-profiler; stress (10
 #               rounds: 15 min) and mixed (3 rounds: ~5 min) workloads, every
 #               JDK; plot docs/contention.png
+#   overhead    whole-JVM throughput with threads piled on contended locks,
+#               without and with the agent (nothing else), every JDK side by
+#               side (OVERHEAD_ROUNDS=10 rounds of stress: ~2 min per JDK)
 #   toggle      what turning the contention events off and on costs at 100
 #               and 10,000 threads, every JDK (1 min)
 #   attribution lock-class attribution of duty-cycled events against the
@@ -31,7 +34,7 @@
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
-all_parts=(contention toggle attribution deadlock memory gc scrape pileup threads exit http)
+all_parts=(contention overhead toggle attribution deadlock memory gc scrape pileup threads exit http)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -61,6 +64,28 @@ part_contention() {
   done
   rm -f "$out"
   /usr/bin/python3 "$ROOT/bench/plot_contention.py" "$tsv" "$ROOT/docs/contention.png" || echo "no plot (matplotlib?)" >&2
+}
+
+part_overhead() {
+  local out rounds=${OVERHEAD_ROUNDS:-10}
+  out=$(mktemp)
+  {
+    header "bench/run.sh overhead"
+    echo
+    echo "\`bench/contention_bench.sh <jdk> $rounds stress \"none agent\"\`: 16 threads on 2 locks, every critical" \
+         "section yielding the CPU (the most contended entries a second 2 CPUs make), without and with the agent" \
+         "(defaults), interleaved; the ratio is the median over the rounds of agent/none throughput, paired by round."
+    echo
+    echo "| JDK | no agent (ops/s) | agent (ops/s) | agent / no agent | range of the rounds | contended entries/s |"
+    echo "|---|---|---|---|---|---|"
+  } >"$out"
+  for jdk in $(bench_jdks); do
+    "$ROOT/bench/contention_bench.sh" "$jdk" "$rounds" stress "none agent" | tee >(cat >&2) |
+      awk -F'|' -v j="$(basename "$jdk")" '$2 ~ /none/ {none = $3} $2 ~ /agent/ {print "| " j " |" none "|" $3 "|" $4 "|" $5 "|" $6 "|"}' \
+      >>"$out"
+  done
+  write_section contention_overhead "$out"
+  rm -f "$out"
 }
 
 part_toggle() {

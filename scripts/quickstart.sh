@@ -12,9 +12,10 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # What the agent and the demo need (OpenSSL's headers: HTTPS is loaded at run
 # time, only when asked for); the tests add gtest, Debian's prometheus
 # (promtool, and the server for the alerting and dashboard tests),
-# prometheus-alertmanager and python3-yaml (tests/e2e), clang-format (the
-# style check), clang and libclang-rt-14-dev (libFuzzer and the sanitizer
-# runtimes: scripts/fuzz.sh, ctest -L fuzz), and for the deploy tests
+# prometheus-alertmanager and python3-yaml (tests/e2e), clang-format and
+# clang-tidy (the style checks: format, file and function size), clang and
+# libclang-rt-14-dev (libFuzzer and the sanitizer runtimes: scripts/fuzz.sh,
+# ctest -L fuzz), and for the deploy tests
 # (tests/deploy) the image tools (buildah, umoci, a static busybox, patchelf)
 # and runc, python3-jsonpatch (an RFC 6902 implementation applying the
 # injector's patches in tests/deploy), debootstrap (the Debian 13 root for the
@@ -32,7 +33,7 @@ PACKAGES+=(libprotobuf-dev protobuf-compiler zlib1g-dev libnghttp2-dev)
 # NodeSource nodejs carries npm and conflicts with Debian's npm package).
 command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 # grpc++ and its protoc plugin: only the OTLP tests' receivers (tests/otlp).
-TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format
+TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format clang-tidy
   clang libclang-rt-14-dev openssl
   buildah umoci busybox-static patchelf runc python3-jsonpatch
   debootstrap jattach)

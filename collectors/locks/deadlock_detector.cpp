@@ -28,7 +28,7 @@ std::optional<std::vector<DeadlockCycle>> DeadlockDetector::cycles_now() {
   auto scan = source_.scan(ScanDepth::cycles);
   if (!scan) return std::nullopt;
   thread_stops_ += scan->thread_stops;
-  if (class_sink_ && !scan->monitor_classes.empty()) class_sink_(scan->monitor_classes);
+  if (class_sink_ && !scan->monitor_classes.empty()) class_sink_->learn_classes(scan->monitor_classes);
   auto cycles = scan->graph.cycles();
   last_scan_ = std::move(*scan);
   return cycles;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "collectors/locks/lock_class_sink.h"
 #include "collectors/locks/lock_graph_source.h"
 
 namespace jvmsight {
@@ -20,12 +21,11 @@ class DeadlockDetector : public Collector {
   // Called once per newly confirmed cycle, on the agent thread.
   using Reporter = std::function<void(const DeadlockCycle&)>;
   using Sleeper = std::function<void(std::chrono::milliseconds)>;
-  // Learned monitor classes (identity hash -> class), for contention labels.
-  using ClassSink = std::function<void(const std::map<int32_t, std::string>&)>;
 
   DeadlockDetector(LockGraphSource& source, Reporter reporter, std::chrono::milliseconds confirm_delay,
                    Sleeper sleeper);
-  void set_class_sink(ClassSink sink) { class_sink_ = std::move(sink); }
+  // Where the monitor classes each scan meets go (contention labels).
+  void set_class_sink(LockClassSink& sink) { class_sink_ = &sink; }
 
   // One background check. Cheap when no thread is blocked or parked on a lock.
   void check();
@@ -49,7 +49,7 @@ class DeadlockDetector : public Collector {
   Reporter reporter_;
   std::chrono::milliseconds confirm_delay_;
   Sleeper sleeper_;
-  ClassSink class_sink_;
+  LockClassSink* class_sink_ = nullptr;
   std::vector<DeadlockCycle> confirmed_;
   LockScan last_scan_;              // of the last successful scan: graph and list order
   double last_success_unix_s_ = 0;  // wall clock of the last check that succeeded

@@ -53,9 +53,9 @@ bool JavaLockScan::define() {
     jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
     cls = jni_->FindClass(name);
     if (cls == nullptr) {
-      // Expected before JDK 17 (class file 61, JDK 17's Unsafe): not a warning.
+      // A JVM that refuses a class in java.base from the agent: not a warning.
       jni_->ExceptionClear();
-      log::info("JvmsightLockScan needs JDK 17+: threads are read through JNI, one call per thread");
+      log::info("JvmsightLockScan could not be defined: threads are read through JNI, one call per thread");
       return false;
     }
   }
@@ -75,16 +75,17 @@ bool JavaLockScan::define() {
   locks_ = static_cast<jobjectArray>(jni_->NewGlobalRef(locks));
   scan_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
   if (scan_class_ == nullptr || locks_ == nullptr) return false;
-  warm_up();
-  return true;
+  // A class this JVM defined but cannot run (a JDK whose Unsafe or Thread it
+  // does not know) fails here, and the threads are read through JNI instead.
+  return warm_up();
 }
 
-void JavaLockScan::warm_up() {
+bool JavaLockScan::warm_up() {
   // JvmsightLockScan.warmUp says why and how; about 20 ms of agent-thread CPU, once.
   jmethodID warm_up = jni_->GetStaticMethodID(scan_class_, "warmUp", "(I)I");
-  if (!jni_ok(jni_, "JvmsightLockScan.warmUp") || warm_up == nullptr) return;
+  if (!jni_ok(jni_, "JvmsightLockScan.warmUp") || warm_up == nullptr) return false;
   jni_->CallStaticIntMethod(scan_class_, warm_up, 6000);
-  jni_ok(jni_, "JvmsightLockScan warm-up");
+  return jni_ok(jni_, "JvmsightLockScan warm-up");
 }
 
 std::optional<JavaLockScan::Candidates> JavaLockScan::candidates(bool unowned) {

@@ -57,7 +57,7 @@ class JavaLockScan : public ThreadStatusGather {
 
  private:
   bool define();
-  void warm_up();
+  bool warm_up();  // false: the class cannot run here
 
   jvmtiEnv* jvmti_;
   JNIEnv* jni_;

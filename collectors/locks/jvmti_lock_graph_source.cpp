@@ -102,12 +102,14 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   if (p->from_java && !p->full) add_virtual_waiters(waiters, locks, now);
   if (p->reuse)
     for (const auto& e : planner_.edges().edges()) out.graph.add(e);
+  auto read_start = std::chrono::steady_clock::now(), read_end = read_start;  // the JVM's monitor queries
   if (!waiters.empty()) {
     out.thread_stops += monitors_.resolve(waiters, locks, p->full);
+    read_end = std::chrono::steady_clock::now();
     describe_locks(waiters, locks, p->full, out);
     add_scan_edges(waiters, locks, p->full, out);
   }
-  planner_.scanned(*p, out.graph);
+  planner_.scanned(*p, out.graph, read_end - read_start, read_end);
   if (!out.graph.cycles().empty()) {
     name_cycles(waiters, locks, out);
     add_list_order(*p, out);
@@ -148,7 +150,7 @@ std::optional<ScanPlan> JvmtiLockGraphSource::plan(ScanDepth depth, bool allow_r
     p.candidates.resize(roster_.threads().size());
     for (size_t i = 0; i < p.candidates.size(); ++i) p.candidates[i] = static_cast<jint>(i);
   }
-  planner_.decide(p, allow_reuse, blocked_anew);
+  planner_.decide(p, allow_reuse, blocked_anew, std::chrono::steady_clock::now());
   return p;
 }
 

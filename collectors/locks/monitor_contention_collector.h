@@ -28,11 +28,12 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "collectors/locks/lock_class_sink.h"
 #include "collectors/locks/monitor_contention_recorder.h"
 
 namespace jvmsight {
 
-class MonitorContentionCollector : public Collector {
+class MonitorContentionCollector : public Collector, public LockClassSink {
  public:
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::seconds unresolved_after{30};
@@ -50,7 +51,7 @@ class MonitorContentionCollector : public Collector {
         resolver_(std::move(resolver)),
         exact_(std::move(exact)) {}
 
-  void learn_classes(const std::map<int32_t, std::string>& classes);
+  void learn_classes(const std::map<int32_t, std::string>& classes) override;
   void collect(MetricFamilies& out) override;
   // Moves what the recorder gathered into per-label totals, or into the
   // window while scaling (now: for tests). Returns the entries moved.

@@ -4,9 +4,9 @@
 
 namespace jvmsight {
 
-void ScanPlanner::decide(ScanPlan& p, bool allow_reuse, bool blocked_anew) {
+void ScanPlanner::decide(ScanPlan& p, bool allow_reuse, bool blocked_anew, Clock::time_point now) {
   if (p.full) return;  // a scrape reads everything, and leaves the cache alone
-  p.reuse = cache_.try_reuse(p.candidates, allow_reuse && p.from_java && !blocked_anew);
+  p.reuse = cache_.try_reuse(p.candidates, allow_reuse && p.from_java && !blocked_anew, now);
   if (!p.from_java) return;
   const bool fresh_anew = blocked_anew && !p.reuse;
   if (fresh_anew) skip_moved(p);
@@ -38,11 +38,12 @@ void ScanPlanner::skip_moved(ScanPlan& p) {
   for (size_t j = 0; j < at.size(); ++j) p.moved[at[j]] = !unmoved[j];
 }
 
-void ScanPlanner::scanned(const ScanPlan& p, const WaitForGraph& graph) {
+void ScanPlanner::scanned(const ScanPlan& p, const WaitForGraph& graph, Clock::duration read_cost,
+                          Clock::time_point now) {
   if (p.reuse || p.full) return;
   // Edges of moved threads were not read: not a whole set to reuse.
   const bool all_read = std::find(p.moved.begin(), p.moved.end(), true) == p.moved.end();
-  cache_.remember(p.candidates, graph, p.from_java && all_read);
+  cache_.remember(p.candidates, graph, p.from_java && all_read, read_cost, now);
 }
 
 bool ScanPlanner::virtual_walk_due(uint64_t live_virtual, Clock::time_point now) const {

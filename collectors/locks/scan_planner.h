@@ -65,9 +65,11 @@ class ScanPlanner {
   // Completes a plan whose candidates are filled in. blocked_anew: a thread
   // blocked on a monitor since the last check, or nobody can tell.
   // allow_reuse: false for a second look at a cycle.
-  void decide(ScanPlan& plan, bool allow_reuse, bool blocked_anew);
-  // After the scan: its monitor edges, for the next checks.
-  void scanned(const ScanPlan& plan, const WaitForGraph& graph);
+  void decide(ScanPlan& plan, bool allow_reuse, bool blocked_anew, Clock::time_point now = {});
+  // After the scan: its monitor edges, for the next checks, and what reading
+  // them from the JVM took (MonitorEdgeCache spaces fresh reads by it).
+  void scanned(const ScanPlan& plan, const WaitForGraph& graph, Clock::duration read_cost = {},
+               Clock::time_point now = {});
   // After a background check; a cycle keeps the virtual walk going.
   void checked(bool found_cycle) { cycle_in_last_check_ = found_cycle; }
   MonitorEdgeCache& edges() { return cache_; }

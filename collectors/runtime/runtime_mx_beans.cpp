@@ -206,7 +206,6 @@ RuntimeReading RuntimeMxBeans::read(JNIEnv* jni) {
   read_pools(jni, out);
   read_buffer_pools(jni, out);
   read_classes_and_compilation(jni, out);
-  out.os = os_.read(jni);
   return out;
 }
 

@@ -52,7 +52,7 @@ struct RuntimeReading {
   bool buffer_pools_read = false;
   std::optional<ClassLoadingReading> classes;
   std::optional<double> compilation_ms;  // total JIT compilation time
-  OsReading os;
+  OsReading os;                          // not read here: RuntimeCollector reads it in the background
 };
 
 class RuntimeMxBeans {
@@ -87,7 +87,6 @@ class RuntimeMxBeans {
   jmethodID loaded_ = nullptr, total_loaded_ = nullptr, unloaded_ = nullptr;
   jobject compilation_ = nullptr;  // null: no JIT, or its time is not monitored
   jmethodID compilation_time_ = nullptr;
-  OsMxBean os_;
 };
 
 }  // namespace jvmsight

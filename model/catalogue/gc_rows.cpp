@@ -5,7 +5,7 @@
 
 namespace jvmsight::catalogue {
 
-void add_gc_and_agent_rows(std::vector<MetricDef>& rows) {
+void add_gc_and_agent_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-function-size): a declarative table
   constexpr auto gauge = MetricType::gauge;
   constexpr auto counter = MetricType::counter;
   const auto gc = kept("gc");

@@ -51,7 +51,7 @@ MetricDef buffer_pool(std::string name, std::string help, std::string otlp, std:
 
 }  // namespace
 
-void add_runtime_rows(std::vector<MetricDef>& rows) {
+void add_runtime_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-function-size): a declarative table
   // What the resource already says (process.runtime.*): not sent over OTLP.
   rows.push_back({"jvm_runtime_info",
                   "jvm_info",

@@ -15,7 +15,7 @@ std::vector<std::string> states_and_unknown() {
 
 }  // namespace
 
-void add_thread_rows(std::vector<MetricDef>& rows) {
+void add_thread_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-function-size): a declarative table
   constexpr auto gauge = MetricType::gauge;
   constexpr auto counter = MetricType::counter;
   const AttributeRename state{"state", "jvm.thread.state", ValueStyle::thread_state, states};
@@ -76,7 +76,7 @@ void add_thread_rows(std::vector<MetricDef>& rows) {
                      "Virtual threads started and not yet ended since the agent loaded", "threads"));
 }
 
-void add_lock_rows(std::vector<MetricDef>& rows) {
+void add_lock_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-function-size): a declarative table
   constexpr auto gauge = MetricType::gauge;
   constexpr auto counter = MetricType::counter;
   constexpr auto histogram = MetricType::histogram;

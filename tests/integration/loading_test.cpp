@@ -19,10 +19,12 @@ TEST_P(Loading, ByAgentpath) {
   AgentJvm jvm(GetParam(), "ThreadStates");
   ASSERT_GT(jvm.port, 0);
   EXPECT_EQ(threads_agree(*jvm.process, jvm.port, stable), "");
-  // A healthy JVM of any version gets no warning: a fallback expected on
-  // that version (JDK 8 and 11 read threads through JNI) is an info line.
+  // A healthy JVM of any version gets no warning, and every JDK from 8 on
+  // defines and runs the helper class (its fallback to per-thread JNI says
+  // so in an info line; a class that fails when run, in a warning).
   std::this_thread::sleep_for(700ms);  // past the first background deadlock check
   EXPECT_EQ(jvm.process->err().find("jvmsight: warning"), std::string::npos) << jvm.process->err();
+  EXPECT_EQ(jvm.process->err().find("JvmsightLockScan"), std::string::npos) << jvm.process->err();
   EXPECT_NE(jvm.process->err().find("jvmsight: serving http://127.0.0.1:" + std::to_string(jvm.port) + "/metrics"),
             std::string::npos)
       << jvm.process->err();

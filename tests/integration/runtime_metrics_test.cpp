@@ -135,6 +135,11 @@ TEST_P(RuntimeMetrics, MatchTheJvmsOwnMxBeansAndProc) {
     double fds = s.value("process_open_fds").value_or(-1);
     EXPECT_NEAR(fds, static_cast<double>(proc_open_fds(jvm.process->pid())), 3);
     EXPECT_GT(s.value("process_resident_memory_bytes").value_or(0), 16 << 20);
+    // Read with the process CPU time, in the background: the JVM's own answer.
+    EXPECT_EQ(s.value("jvmsight_available_processors"), r1["processors"]);
+    double recent = s.value("jvmsight_cpu_recent_utilization_ratio").value_or(0);
+    EXPECT_GE(recent, 0);
+    EXPECT_LE(recent, 1);
   }
   ASSERT_TRUE(compared) << "the JVM never held still for two reads";
 

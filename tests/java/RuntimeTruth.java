@@ -82,6 +82,7 @@ public class RuntimeTruth {
             + " direct_count=" + directCount
             + " direct_capacity=" + directCapacity
             + " pools=" + ManagementFactory.getMemoryPoolMXBeans().size()
-            + " start_ms=" + ManagementFactory.getRuntimeMXBean().getStartTime();
+            + " start_ms=" + ManagementFactory.getRuntimeMXBean().getStartTime()
+            + " processors=" + Runtime.getRuntime().availableProcessors();
     }
 }

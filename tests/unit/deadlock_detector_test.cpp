@@ -184,5 +184,25 @@ TEST(DeadlockDetector, CountsBystandersAsThreadMxBeanDoes) {
   EXPECT_EQ(f.gauge("jvmsight_deadlock_cycles"), 1);
 }
 
+// The classes of the monitors a scan met go on to the contention labels.
+struct RecordingClassSink : LockClassSink {
+  std::vector<std::map<int32_t, std::string>> learned;
+  void learn_classes(const std::map<int32_t, std::string>& classes) override { learned.push_back(classes); }
+};
+
+TEST(DeadlockDetector, MonitorClassesOfEachScanGoToTheClassSink) {
+  Fixture f;
+  RecordingClassSink sink;
+  f.detector.set_class_sink(sink);
+  LockScan with_classes;
+  with_classes.monitor_classes = {{10, "app.Account"}, {11, "app.Ledger"}};
+  f.source.script = {with_classes, LockScan{}};
+  f.detector.check();
+  ASSERT_EQ(sink.learned.size(), 1u);
+  EXPECT_EQ(sink.learned[0], (std::map<int32_t, std::string>{{10, "app.Account"}, {11, "app.Ledger"}}));
+  f.detector.check();  // a scan that met no monitor tells nobody
+  EXPECT_EQ(sink.learned.size(), 1u);
+}
+
 }  // namespace
 }  // namespace jvmsight

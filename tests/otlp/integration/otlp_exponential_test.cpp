@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <tuple>
 
@@ -65,6 +66,49 @@ int64_t bucket_of(int64_t duration_ns, int scale) {
   return static_cast<int64_t>(std::ceil(x)) - 1;
 }
 
+// What jvm.gc.duration says over all exports: cumulative, the last export;
+// delta, all of them summed. Wrong kinds or temporalities go into `diff`.
+Totals totals_of(const std::vector<Received>& all, bool delta, std::string& diff) {
+  Totals totals;
+  for (size_t r = 0; r < all.size(); ++r) {
+    const pb::Metric* m = find_metric(all[r].request, "jvm.gc.duration");
+    if (m == nullptr) continue;
+    if (!m->has_exponential_histogram()) diff += "not an exponential histogram; ";
+    if ((m->exponential_histogram().aggregation_temporality() == pb::AGGREGATION_TEMPORALITY_DELTA) != delta)
+      diff += "wrong temporality; ";
+    if (delta || r + 1 == all.size())
+      for (const auto& p : m->exponential_histogram().data_points()) totals.add(p);
+  }
+  return totals;
+}
+
+// Each pause's exact duration, from its gc.pause span (gc_span_min_ms=0).
+std::vector<int64_t> pause_durations(const OtlpReceiver& receiver) {
+  std::vector<int64_t> out;
+  for (const auto& t : receiver.received("traces"))
+    for (const auto& rs : t.traces.resource_spans())
+      for (const auto& ss : rs.scope_spans())
+        for (const auto& s : ss.spans())
+          for (const auto& kv : s.attributes())
+            if (s.name() == "gc.pause" && kv.key() == "duration_ns")
+              out.push_back(std::stoll(kv.value().string_value()));
+  return out;
+}
+
+// Every pause in a bucket holding a count for it, and the sum theirs.
+std::string compare_with_spans(const Totals& totals, const std::vector<int64_t>& pauses) {
+  std::map<int64_t, uint64_t> from_spans;
+  int64_t ns = 0;
+  for (int64_t d : pauses) {
+    ++from_spans[bucket_of(d, totals.scale)];
+    ns += d;
+  }
+  std::string diff;
+  if (from_spans != totals.buckets) diff += "the pauses' own buckets differ from the histogram's; ";
+  if (std::fabs(double(ns) / 1e9 - totals.sum) > 1e-6) diff += "sum differs from the spans' durations; ";
+  return diff;
+}
+
 class OtlpExponential : public ::testing::TestWithParam<Param> {};
 
 TEST_P(OtlpExponential, GcPausesInExponentialBucketsMatchTheBeansAndSpans) {
@@ -94,19 +138,8 @@ TEST_P(OtlpExponential, GcPausesInExponentialBucketsMatchTheBeansAndSpans) {
        !diff.empty() && std::chrono::steady_clock::now() < until;) {
     size_t seen = receiver->received().size();
     ASSERT_TRUE(receiver->wait_for_more_than(seen, 10s));
-    Totals totals;
     diff.clear();
-    const auto all = receiver->received();
-    for (size_t r = 0; r < all.size(); ++r) {
-      const pb::Metric* m = find_metric(all[r].request, "jvm.gc.duration");
-      if (m == nullptr) continue;
-      if (!m->has_exponential_histogram()) diff += "not an exponential histogram; ";
-      const bool delta = m->exponential_histogram().aggregation_temporality() == pb::AGGREGATION_TEMPORALITY_DELTA;
-      if (delta != (temporality == "delta")) diff += "wrong temporality; ";
-      // Cumulative: the last export holds everything; delta: all of them.
-      if (delta || r + 1 == all.size())
-        for (const auto& p : m->exponential_histogram().data_points()) totals.add(p);
-    }
+    const Totals totals = totals_of(receiver->received(), temporality == "delta", diff);
     diff += totals.problems;
     if (static_cast<long>(totals.count) != bean_count)
       diff += "count " + std::to_string(totals.count) + " vs beans " + std::to_string(bean_count) + "; ";
@@ -125,21 +158,7 @@ TEST_P(OtlpExponential, GcPausesInExponentialBucketsMatchTheBeansAndSpans) {
     for (const auto& s : cumulative.all("jvmsight_gc_pause_seconds_sum")) prom_sum += s.value;
     if (prom_count != double(totals.count) || std::fabs(prom_sum - totals.sum) > 1e-6)
       diff += "OTLP differs from /metrics' cumulative histogram; ";
-    // Every pause, from its span, in a bucket holding a count for it.
-    std::map<int64_t, uint64_t> from_spans;
-    int64_t span_ns = 0;
-    for (const auto& t : receiver->received("traces"))
-      for (const auto& rs : t.traces.resource_spans())
-        for (const auto& ss : rs.scope_spans())
-          for (const auto& s : ss.spans())
-            for (const auto& kv : s.attributes())
-              if (s.name() == "gc.pause" && kv.key() == "duration_ns") {
-                const int64_t ns = std::stoll(kv.value().string_value());
-                ++from_spans[bucket_of(ns, totals.scale)];
-                span_ns += ns;
-              }
-    if (from_spans != totals.buckets) diff += "the pauses' own buckets differ from the histogram's; ";
-    if (std::fabs(double(span_ns) / 1e9 - totals.sum) > 1e-6) diff += "sum differs from the spans' durations; ";
+    diff += compare_with_spans(totals, pause_durations(*receiver));
   }
   EXPECT_EQ(diff, "");
 }
@@ -150,6 +169,42 @@ INSTANTIATE_TEST_SUITE_P(Jdk17, OtlpExponential,
                          [](const ::testing::TestParamInfo<Param>& i) {
                            return (std::get<0>(i.param) == "grpc" ? "grpc_" : "http_") + std::get<1>(i.param);
                          });
+
+// ZGC's pauses are microseconds long: the advised explicit boundaries (the
+// lowest is 10 ms) hold them all in one bucket, /metrics' lowest in two; the
+// exponential buckets keep them apart, each in its bucket. No bean count is
+// compared: ZGC's pause beans differ by JDK (GcPauses compares them).
+TEST(OtlpExponentialZgc, MicrosecondPausesStayApart) {
+  auto receiver = start_receiver("grpc");
+  ASSERT_TRUE(receiver);
+  auto env = push_env(*receiver, "grpc");
+  env["OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION"] = "base2_exponential_bucket_histogram";
+  PushingJvm jvm(jdk17(), "GcChurn", env, {"-XX:+UseZGC", "-Xmx256m"}, {}, "gc_span_min_ms=0");
+  ASSERT_GT(jvm.port, 0);
+  jvm.process->send("churn 3 200");
+  ASSERT_TRUE(jvm.process->wait_for_line("CHURNED", 60s));
+  std::string diff = "nothing compared";
+  Totals totals;
+  for (auto until = std::chrono::steady_clock::now() + 20s;
+       !diff.empty() && std::chrono::steady_clock::now() < until;) {
+    size_t seen = receiver->received().size();
+    ASSERT_TRUE(receiver->wait_for_more_than(seen, 10s));
+    diff.clear();
+    totals = totals_of(receiver->received(), false, diff);
+    const auto pauses = pause_durations(*receiver);
+    diff += totals.problems + compare_with_spans(totals, pauses);
+    if (totals.count != pauses.size() || pauses.size() < 6)
+      diff += std::to_string(totals.count) + " counted, " + std::to_string(pauses.size()) + " pause spans; ";
+  }
+  ASSERT_EQ(diff, "");
+  size_t below_1ms = 0;
+  for (const auto& [index, n] : totals.buckets)
+    if (bucket_of(1000000, totals.scale) >= index) ++below_1ms;
+  EXPECT_GE(below_1ms, 3u) << "sub-millisecond pauses in " << below_1ms << " buckets";
+  std::printf("[exponential] jdk17 ZGC: %lu pauses in %zu buckets at scale %d (%.1f%% wide)\n",
+              static_cast<unsigned long>(totals.count), totals.buckets.size(), totals.scale,
+              (std::exp2(std::ldexp(1.0, -totals.scale)) - 1) * 100);
+}
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -259,6 +259,13 @@ TEST(MetricConversion, ExponentialDeltaIsWhatArrivedSinceAtTheNewScale) {
   EXPECT_EQ(total, 2u);
   EXPECT_EQ(p.positive().offset(), exponential_index(0.00001, p.scale()));
   EXPECT_EQ(p.positive().offset() + p.positive().bucket_counts_size() - 1, exponential_index(3.0, p.scale()));
+  // lowmemory: histograms delta, exponential ones too.
+  MetricConverter low(TemporalityPreference::lowmemory, start_ns, "0.1.0", HistogramAggregation::base2_exponential);
+  convert(low, pauses({0.001}), 2'000'000'000);
+  const Request later = convert(low, pauses({0.001, 0.002}), 3'000'000'000);
+  const auto& l = find(later, "jvm.gc.duration")->exponential_histogram();
+  EXPECT_EQ(l.aggregation_temporality(), pb::AGGREGATION_TEMPORALITY_DELTA);
+  EXPECT_EQ(l.data_points(0).count(), 1u);
 }
 
 TEST(MetricConversion, NothingToSendLeavesTheRequestEmpty) {

@@ -3,6 +3,7 @@ package java.util.concurrent.locks;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import jdk.internal.misc.Unsafe;
 
 /**
  * The background deadlock check's first pass, run in Java by jvmsight's agent
@@ -22,6 +22,8 @@ import jdk.internal.misc.Unsafe;
  * (statuses): one JNI call per scrape instead of one per thread.
  * Defined by the agent in the bootstrap loader in this package, the only way
  * to call the protected getExclusiveOwnerThread without opening java.base.
+ * One class file for JDK 8 to 25 (compiled --release 8): the Unsafe it reads
+ * fields with is looked up at class initialisation (see UNSAFE).
  */
 final class JvmsightLockScan {
     private JvmsightLockScan() {}
@@ -30,8 +32,17 @@ final class JvmsightLockScan {
     private static final int BLOCKED_ON_MONITOR_ENTER = 0x400;
     private static final int PARKED = 0x200;
 
-    private static final Unsafe U = Unsafe.getUnsafe();
-    // Where the status word is: Thread.threadStatus (JDK 17), or
+    // Unsafe, whichever this JDK has: jdk.internal.misc.Unsafe (JDK 9+, in
+    // this module) or sun.misc.Unsafe (JDK 8), with its accessors as method
+    // handles bound to it, found by name (getReference since JDK 12,
+    // getObject before). Static final handles are constants to the JIT: a
+    // compiled GET_INT.invokeExact is the same plain load as a direct
+    // Unsafe.getInt. Null where none is found; status() then asks getState().
+    private static final Object UNSAFE = findUnsafe();
+    private static final MethodHandle GET_INT = unsafeMethod("getInt", int.class, Object.class, long.class);
+    private static final MethodHandle GET_REFERENCE =
+            unsafeMethod(new String[] {"getReference", "getObject"}, Object.class, Object.class, long.class);
+    // Where the status word is: Thread.threadStatus (JDK 8-17), or
     // Thread.holder.threadStatus (JDK 19+). STATUS < 0: neither; use getState().
     private static final long STATUS;
     private static final long HOLDER;
@@ -39,17 +50,104 @@ final class JvmsightLockScan {
     static {
         long status = -1, holder = -1;
         try {
-            status = U.objectFieldOffset(Thread.class, "threadStatus");
-        } catch (RuntimeException | Error e) {
+            status = offset(Thread.class, "threadStatus");
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
             try {
-                holder = U.objectFieldOffset(Thread.class, "holder");
-                status = U.objectFieldOffset(Class.forName("java.lang.Thread$FieldHolder"), "threadStatus");
-            } catch (RuntimeException | Error | ClassNotFoundException e2) {
+                holder = offset(Thread.class, "holder");
+                status = offset(Class.forName("java.lang.Thread$FieldHolder"), "threadStatus");
+            } catch (ReflectiveOperationException | RuntimeException | Error e2) {
                 status = holder = -1;
             }
         }
-        STATUS = status;
+        STATUS = GET_INT != null && GET_REFERENCE != null ? status : -1;
         HOLDER = holder;
+    }
+
+    private static Object findUnsafe() {
+        for (String name : new String[] {"jdk.internal.misc.Unsafe", "sun.misc.Unsafe"}) {
+            try {
+                Field f = Class.forName(name).getDeclaredField("theUnsafe");
+                f.setAccessible(true);
+                return f.get(null);
+            } catch (ReflectiveOperationException | RuntimeException | Error e) {
+                // the next one
+            }
+        }
+        return null;
+    }
+
+    private static MethodHandle unsafeMethod(String name, Class<?> result, Class<?>... params) {
+        return unsafeMethod(new String[] {name}, result, params);
+    }
+
+    /** The first of these Unsafe methods that exists, bound to UNSAFE; null if none. */
+    private static MethodHandle unsafeMethod(String[] names, Class<?> result, Class<?>... params) {
+        if (UNSAFE == null) return null;
+        for (String name : names) {
+            try {
+                return lookup().findVirtual(UNSAFE.getClass(), name, MethodType.methodType(result, params)).bindTo(UNSAFE);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // the next name
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Ours (JDK 9+: this module's jdk.internal.misc), or the public one on
+     * JDK 8, which refuses a full lookup to bootstrap classes in java.* but
+     * reaches sun.misc.Unsafe's public methods without it.
+     */
+    private static MethodHandles.Lookup lookup() {
+        try {
+            return MethodHandles.lookup();
+        } catch (IllegalArgumentException e) {
+            return MethodHandles.publicLookup();
+        }
+    }
+
+    private static long offset(Class<?> c, String field) throws ReflectiveOperationException {
+        MethodHandle offset = unsafeMethod("objectFieldOffset", long.class, Field.class);
+        if (offset == null) throw new NoSuchMethodException("objectFieldOffset");
+        try {
+            return (long) offset.invoke(c.getDeclaredField(field));
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** Calls the first of these Unsafe methods that exists, with args (the receiver bound). Warm-up only, not hot. */
+    private static Object callUnsafe(String[] names, Class<?> result, Class<?>[] params, Object... args)
+            throws ReflectiveOperationException {
+        MethodHandle m = unsafeMethod(names, result, params);
+        if (m == null) throw new NoSuchMethodException(names[0]);
+        try {
+            return m.invokeWithArguments(args);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    /** What a method handle threw, to rethrow: errors as they are, checked exceptions wrapped. */
+    private static RuntimeException unchecked(Throwable e) {
+        if (e instanceof Error) throw (Error) e;
+        return e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+    }
+
+    private static int getInt(Object o, long offset) {
+        try {
+            return (int) GET_INT.invokeExact(o, offset);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
+    }
+
+    private static Object getReference(Object o, long offset) {
+        try {
+            return (Object) GET_REFERENCE.invokeExact(o, offset);
+        } catch (Throwable e) {
+            throw unchecked(e);
+        }
     }
 
     // JDK 21+: every thread, virtual ones included, is listed by the thread
@@ -133,20 +231,23 @@ final class JvmsightLockScan {
     }
 
     private static Object syncOf(Object lock) throws ReflectiveOperationException {
-        return U.getReference(lock, U.objectFieldOffset(lock.getClass().getDeclaredField("sync")));
+        return getReference(lock, offset(lock.getClass(), "sync"));
     }
 
     /** A Thread object that was never constructed, with this status word and park blocker. */
     private static Thread fakeThread(int status, Object blocker) throws ReflectiveOperationException {
         if (STATUS < 0) throw new IllegalStateException("no status word");
-        Thread t = (Thread) U.allocateInstance(Thread.class);
+        Class<?>[] ref = {Object.class, long.class, Object.class};
+        String[] putReference = {"putReference", "putObject"};
+        Thread t = (Thread) callUnsafe(new String[] {"allocateInstance"}, Object.class, new Class<?>[] {Class.class}, Thread.class);
         Object word = t;
         if (HOLDER >= 0) {
-            word = U.allocateInstance(Class.forName("java.lang.Thread$FieldHolder"));
-            U.putReference(t, HOLDER, word);
+            word = callUnsafe(new String[] {"allocateInstance"}, Object.class, new Class<?>[] {Class.class},
+                              Class.forName("java.lang.Thread$FieldHolder"));
+            callUnsafe(putReference, void.class, ref, t, HOLDER, word);
         }
-        U.putInt(word, STATUS, status);
-        U.putReference(t, U.objectFieldOffset(Thread.class, "parkBlocker"), blocker);
+        callUnsafe(new String[] {"putInt"}, void.class, new Class<?>[] {Object.class, long.class, int.class}, word, STATUS, status);
+        callUnsafe(putReference, void.class, ref, t, offset(Thread.class, "parkBlocker"), blocker);
         return t;
     }
 
@@ -290,14 +391,13 @@ final class JvmsightLockScan {
 
     private static int status(Thread t) {
         if (STATUS >= 0) {
-            Object holder = HOLDER >= 0 ? U.getReference(t, HOLDER) : t;
-            return holder == null ? 0 : U.getInt(holder, STATUS);
+            Object holder = HOLDER >= 0 ? getReference(t, HOLDER) : t;
+            return holder == null ? 0 : getInt(holder, STATUS);
         }
-        switch (t.getState()) {
-            case BLOCKED: return BLOCKED_ON_MONITOR_ENTER;
-            case WAITING: case TIMED_WAITING: return PARKED;  // may be parked: look at the blocker
-            default: return 0;
-        }
+        // No switch: on an enum it compiles to a second class (JvmsightLockScan$1) the agent does not define.
+        Thread.State s = t.getState();
+        if (s == Thread.State.BLOCKED) return BLOCKED_ON_MONITOR_ENTER;
+        return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING ? PARKED : 0;  // may be parked: look at the blocker
     }
 
     private static boolean ownedLock(Object blocker) {
