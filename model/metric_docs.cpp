@@ -18,6 +18,7 @@ struct Section {
 };
 constexpr Section sections[] = {
     {"threads", "Threads"},
+    {"pinning", "Virtual-thread pinning"},
     {"deadlocks", "Deadlocks"},
     {"contention", "Monitor contention and Object.wait"},
     {"lock_queue", "Lock holders and j.u.c. locks"},

@@ -74,6 +74,14 @@ void add_thread_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-func
                      "Virtual threads started since the agent loaded", "threads"));
   rows.push_back(own("jvmsight_virtual_threads_live", gauge,
                      "Virtual threads started and not yet ended since the agent loaded", "threads"));
+  // No convention (nor the OTel Java agent) names pinning: ours, JDK 21+.
+  rows.push_back({"jvmsight_virtual_thread_pinned_seconds",
+                  "",
+                  MetricType::histogram,
+                  "Virtual-thread pinnings (parks that held their carrier thread, as JFR's jdk.VirtualThreadPinned "
+                  "counts them) and how long each held it",
+                  "pinning",
+                  {"jvmsight.virtual_thread.pinned", "s", Instrument::histogram, double_value}});
 }
 
 void add_lock_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-function-size): a declarative table
