@@ -77,7 +77,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     log::set_level(parsed.options.log_level);
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
-    agent->capabilities_ = acquire_capabilities(jvmti);
+    agent->capabilities_ = acquire_capabilities(jvmti, agent->options_.pinning);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
       log::error("cannot register JVM TI events; the JVM continues without jvmsight");
@@ -107,6 +107,7 @@ EventSinks Agent::event_sinks() {
   sinks.virtual_threads = &threads_.virtual_threads();
   sinks.gc_pauses = &gc_.pauses();
   sinks.contention = &contention_.recorder();
+  sinks.pinning = &threads_.pinning();
   sinks.tag_locks = capabilities_.tag_objects;
   sinks.vm_init = &Agent::on_vm_init;
   sinks.vm_death = &Agent::on_vm_death;
@@ -157,7 +158,7 @@ void Agent::schedule_periodic_work() {
 
 // In the order a scrape lists the families.
 void Agent::build_signals(JNIEnv* jni) {
-  threads_.build(jni, events_.thread_start_end, collectors_);
+  threads_.build(jni, events_.thread_start_end, capabilities_.breakpoints, collectors_);
   gc_.build(jni, spans_, collectors_);
   runtime_.build(jni, collectors_);
   contention_.build(jni, threads_, spans_, collectors_);

@@ -168,6 +168,13 @@ TEST(LockOptions, ContentionSamplingIsARateOrOff) {
   expect_error("contention_sampling=on", "bad contention_sampling 'on'");
 }
 
+TEST(ThreadOptions, PinningIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parse_options("").options.pinning);
+  EXPECT_FALSE(parse_options("pinning=off").options.pinning);
+  EXPECT_TRUE(parse_options("pinning=on").options.pinning);
+  expect_error("pinning=maybe", "pinning");
+}
+
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
   expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention, contention_sampling");
   expect_error("details=on,details=off", "given twice");
