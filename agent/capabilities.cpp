@@ -32,12 +32,18 @@ void add_virtual_thread_support(jvmtiCapabilities& caps) {
   bytes[bit / 8] |= static_cast<unsigned char>(1u << (bit % 8));
 }
 
-Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
   jvmtiCapabilities potential{};
   Capabilities granted;
   if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
   jvmtiCapabilities wanted{};
   if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
+  if (has_virtual_thread_support(potential) && want_breakpoints) {
+    // Only where virtual threads can pin: the pinning probes (and GetBytecodes
+    // to place them). Breakpoints cost only the methods they are set in.
+    wanted.can_generate_breakpoint_events = potential.can_generate_breakpoint_events;
+    wanted.can_get_bytecodes = potential.can_get_bytecodes;
+  }
   wanted.can_generate_garbage_collection_events = potential.can_generate_garbage_collection_events;
   wanted.can_get_current_contended_monitor = potential.can_get_current_contended_monitor;
   wanted.can_get_owned_monitor_info = potential.can_get_owned_monitor_info;
@@ -54,6 +60,8 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti) {
   granted.monitor_info = have.can_get_monitor_info;
   granted.monitor_events = have.can_generate_monitor_events;
   granted.tag_objects = have.can_tag_objects;
+  granted.breakpoints = have.can_generate_breakpoint_events && have.can_get_bytecodes;
+  granted.breakpoints_refused = has_virtual_thread_support(potential) && want_breakpoints && !granted.breakpoints;
   return granted;
 }
 

@@ -21,10 +21,14 @@ struct Capabilities {
   bool monitor_info = false;    // GetObjectMonitorUsage
   bool monitor_events = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
   bool tag_objects = false;     // SetTag/GetObjectsWithTags: classes of contended locks
+  bool breakpoints = false;     // Breakpoint events and GetBytecodes: virtual-thread pinnings (21+)
+  // Asked for and not granted: attached (startup only), or another agent holds them (one at a time).
+  bool breakpoints_refused = false;
   bool cheap_deadlock_check() const { return contended_monitor && owned_monitors; }
 };
 
-// Adds every wanted capability the JVM can give now; returns what was granted.
-Capabilities acquire_capabilities(jvmtiEnv* jvmti);
+// Adds every wanted capability the JVM can give now (breakpoints only if
+// want_breakpoints); returns what was granted.
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints);
 
 }  // namespace jvmsight

@@ -113,6 +113,19 @@ void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jbool
   if (ThreadStamp::is_wait(stamp)) sinks.contention->record_wait(ThreadStamp::since(stamp, monotonic_ns()));
 }
 
+// Breakpoints are set only by the pinning probes (agent/pinning_probes.cpp),
+// in methods that run only while a virtual thread pins. The word lives in
+// the pinned virtual thread's storage, which its carrier keeps until the
+// park ends; PinStamp's layout never matches a ThreadStamp.
+void JNICALL on_breakpoint(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, jlocation location) {
+  PinningRecorder& recorder = *sinks.pinning;
+  const PinningRecorder::Probe* probe = recorder.probe_at(method, location);
+  if (probe == nullptr) return;
+  const uint64_t stamp = read_stamp(jvmti);
+  const uint64_t next = recorder.on_probe(*probe, stamp, monotonic_ns());
+  if (next != stamp) jvmti->SetThreadLocalStorage(nullptr, as_storage(next));
+}
+
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
 void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
 
@@ -146,6 +159,7 @@ bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabi
   cb.base.MonitorContendedEntered = on_monitor_contended_entered;
   cb.base.MonitorWait = on_monitor_wait;
   cb.base.MonitorWaited = on_monitor_waited;
+  cb.base.Breakpoint = on_breakpoint;
   cb.virtual_thread_start = on_virtual_thread_start;
   cb.virtual_thread_end = on_virtual_thread_end;
   if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb.base, sizeof(cb)), "SetEventCallbacks")) return false;

@@ -10,6 +10,7 @@
 #include "agent/capabilities.h"
 #include "collectors/gc/gc_pause_recorder.h"
 #include "collectors/locks/monitor_contention_recorder.h"
+#include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/virtual_thread_counter.h"
 
@@ -21,7 +22,8 @@ struct EventSinks {
   VirtualThreadCounter* virtual_threads = nullptr;
   GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;
-  bool tag_locks = false;  // SetTag a lock on its first contention (can_tag_objects)
+  PinningRecorder* pinning = nullptr;  // Breakpoint: the pinning probes only
+  bool tag_locks = false;              // SetTag a lock on its first contention (can_tag_objects)
   // Lifecycle, not hot: VMInit (startup only) and VMDeath.
   void (*vm_init)(JNIEnv* jni) = nullptr;
   void (*vm_death)() = nullptr;

@@ -1,6 +1,6 @@
 #pragma once
 // Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), the
-// virtual-thread counter, thread states and counts for a scrape, and
+// virtual-thread counter and pinnings, thread states and counts for a scrape, and
 // thread dumps (ThreadMXBean) for /threads and the deadlock reports.
 #include <jni.h>
 #include <jvmti.h>
@@ -9,8 +9,11 @@
 #include <optional>
 #include <vector>
 
+#include "agent/capabilities.h"
 #include "agent/options.h"
 #include "collectors/collector_set.h"
+#include "collectors/threads/pinning_collector.h"
+#include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_info_reader.h"
 #include "collectors/threads/thread_mx_bean.h"
 #include "collectors/threads/thread_roster.h"
@@ -27,10 +30,12 @@ class ThreadSignal {
   // What the event callbacks feed, from OnLoad on.
   ThreadRoster& roster() { return roster_; }
   VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+  PinningRecorder& pinning() { return pinning_; }
 
   // Agent thread, once. change_events: ThreadStart/End are enabled (else
-  // the roster takes the thread list at every scrape).
-  void build(JNIEnv* jni, bool change_events, CollectorSet& collectors);
+  // the roster takes the thread list at every scrape). caps: whether the
+  // pinning probes got their breakpoints.
+  void build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors);
   // After build, agent thread only.
   ThreadMxBean& mx_bean() { return mx_bean_; }
   ThreadInfoReader& dumps() { return *dumps_; }
@@ -39,11 +44,14 @@ class ThreadSignal {
 
  private:
   bool native_states() const;
+  void build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors);
 
   jvmtiEnv* jvmti_;
   const Options& options_;
   ThreadRoster roster_;
   VirtualThreadCounter virtual_threads_;
+  PinningRecorder pinning_;
+  PinningCollector pinning_collector_{pinning_};
   ThreadMxBean mx_bean_;
   std::unique_ptr<ThreadSource> source_;
   std::unique_ptr<ThreadStateCollector> states_;

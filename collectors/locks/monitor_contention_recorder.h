@@ -180,7 +180,8 @@ struct ThreadStamp {
   // | 2 keeps a wait stamp nonzero (a start at clock value 0); 1 ns off at worst.
   static constexpr uint64_t wait(uint64_t now_ns) { return ((now_ns & wait_mask) << 1) | 2; }
   static constexpr bool is_enter(uint64_t stamp) { return (stamp & 1) != 0; }
-  static constexpr bool is_wait(uint64_t stamp) { return stamp != 0 && (stamp & 1) == 0; }
+  // Low bits 10, as wait() makes them: 00 is PinStamp's (pinning_recorder.h).
+  static constexpr bool is_wait(uint64_t stamp) { return (stamp & 3) == 2; }
   static constexpr uint32_t slot(uint64_t enter_stamp) {
     return static_cast<uint32_t>((enter_stamp >> 1) & ((uint64_t{1} << slot_bits) - 1));
   }

@@ -89,6 +89,9 @@ const std::vector<NameRow>& name_table() {  // NOLINT(readability-function-size)
       // client_java's summary (count and sum, no quantiles): a histogram with
       // no boundaries, one bucket, since OTLP advises against Summary.
       {"jvm_gc_collection_seconds", "jvmsight.gc.collection", "s", Instrument::histogram, {}},
+      // No convention names pinning (semantic conventions 1.45.0, the OTel
+      // Java agent's runtime metrics): ours, with the label as it is.
+      {"jvmsight_virtual_thread_pinned_seconds", "jvmsight.virtual_thread.pinned", "s", Instrument::histogram, {}},
       // Memory: the conventions count per pool; area totals have none.
       {"jvm_memory_pool_used_bytes", "jvm.memory.used", "By", Instrument::updown_sum, {pool}, integer},
       {"jvm_memory_pool_committed_bytes", "jvm.memory.committed", "By", Instrument::updown_sum, {pool}, integer},

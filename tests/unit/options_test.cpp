@@ -168,6 +168,13 @@ TEST(LockOptions, ContentionSamplingIsARateOrOff) {
   expect_error("contention_sampling=on", "bad contention_sampling 'on'");
 }
 
+TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
+  EXPECT_EQ(parse_options("").options.pinning, Tristate::auto_);
+  EXPECT_EQ(parse_options("pinning=off").options.pinning, Tristate::off);
+  EXPECT_EQ(parse_options("pinning=on").options.pinning, Tristate::on);
+  expect_error("pinning=maybe", "pinning");
+}
+
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
   expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention, contention_sampling");
   expect_error("details=on,details=off", "given twice");

@@ -111,15 +111,20 @@ TEST(OtlpEnvironment, PerSignalHttpEndpointIsUsedAsGivenAndNoneTurnsASignalOff) 
   ASSERT_TRUE(http->wait_for_more_than(4, 20s)) << jvm.process->err();
   std::this_thread::sleep_for(1s);  // several span pushes' worth
   EXPECT_EQ(span_count(*http), 0u) << "OTEL_TRACES_EXPORTER=none";
-  // Pushes every OTEL_METRIC_EXPORT_INTERVAL: never sooner (a slow machine
-  // may make one late, so only the median is bounded above).
+  // Pushes every OTEL_METRIC_EXPORT_INTERVAL (a slow machine may make one
+  // late, so only the median gap is bounded above).
   const auto got = http->received();
   std::vector<long> gaps;
   for (size_t i = 1; i < got.size(); ++i)
     gaps.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(got[i].at - got[i - 1].at).count());
   std::sort(gaps.begin(), gaps.end());
   ASSERT_FALSE(gaps.empty());
-  EXPECT_GE(gaps.front(), interval_ms * 3 / 4);
+  // The agent thread collects `interval` after the previous collection
+  // ended; the plugin's thread sends it, so one send held up on a loaded
+  // machine shortens the next gap: the mean is bounded below, not each gap.
+  const long mean = std::chrono::duration_cast<std::chrono::milliseconds>(got.back().at - got.front().at).count() /
+                    static_cast<long>(gaps.size());
+  EXPECT_GE(mean, interval_ms * 3 / 4);
   EXPECT_LE(gaps[gaps.size() / 2], interval_ms * 3);
   // An aggregation the spec does not name: one warning, explicit buckets.
   const std::string err = jvm.process->err();

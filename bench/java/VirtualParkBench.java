@@ -1,0 +1,47 @@
+import java.lang.reflect.Method;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.SynchronousQueue;
+
+/**
+ * JDK 21+: PAIRS pairs of virtual threads hand ROUNDS values each across a
+ * SynchronousQueue (every hand-off parks and unparks a virtual thread, which
+ * unmounts: nothing pins), each also taking a lock of its own with
+ * synchronized around the hand-off count. Prints "RESULT ms=<elapsed>".
+ * Compiled for release 8: virtual threads by reflection.
+ */
+public class VirtualParkBench {
+    public static void main(String[] args) throws Exception {
+        int pairs = Integer.parseInt(args[0]);
+        int rounds = Integer.parseInt(args[1]);
+        Method startVirtual = Thread.class.getMethod("startVirtualThread", Runnable.class);
+        for (int warm = 0; warm < 2; warm++) run(startVirtual, pairs, rounds / 4);
+        long start = System.nanoTime();
+        run(startVirtual, pairs, rounds);
+        System.out.println("RESULT ms=" + (System.nanoTime() - start) / 1_000_000);
+    }
+
+    static void run(Method startVirtual, int pairs, int rounds) throws Exception {
+        CountDownLatch done = new CountDownLatch(pairs * 2);
+        for (int p = 0; p < pairs; p++) {
+            SynchronousQueue<Integer> q = new SynchronousQueue<>();
+            Object lock = new Object();
+            long[] handed = new long[1];
+            startVirtual.invoke(null, (Runnable) () -> {
+                try {
+                    for (int i = 0; i < rounds; i++) q.put(i);
+                } catch (InterruptedException e) { }
+                done.countDown();
+            });
+            startVirtual.invoke(null, (Runnable) () -> {
+                try {
+                    for (int i = 0; i < rounds; i++) {
+                        q.take();
+                        synchronized (lock) { handed[0]++; }
+                    }
+                } catch (InterruptedException e) { }
+                done.countDown();
+            });
+        }
+        done.await();
+    }
+}
