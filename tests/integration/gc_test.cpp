@@ -198,11 +198,13 @@ TEST_P(GcPauses, CountsAndTimesMatchGarbageCollectorMXBeans) {
 long unattributed_allowed(long pauses) { return std::max(2L, pauses / 10); }
 // Returns "" when `seen` is `want` up to that, else why not.
 // unknown_unpredictable: G1 before JDK 20, whose Remark/Cleanup pauses are
-// "unknown" in numbers no bean tells.
+// "unknown" in numbers no bean tells. unmatched: notifications in no pause;
+// one of a pause holding two collections (Parallel before JDK 25) leaves the
+// expected count of shared pauses one short (2 of 24 loaded jdk17 runs).
 std::string attribution_differs(const std::map<std::string, long>& seen, const std::map<std::string, long>& want,
-                                bool unknown_unpredictable, long* unattributed = nullptr) {
+                                bool unknown_unpredictable, long unmatched, long* unattributed = nullptr) {
   long seen_total = sum(seen), want_total = sum(want), missing = 0;
-  if (!unknown_unpredictable && seen_total != want_total)
+  if (!unknown_unpredictable && std::abs(seen_total - want_total) > unmatched)
     return "total " + std::to_string(seen_total) + " vs " + std::to_string(want_total);
   for (const auto& [label, n] : seen) {
     if (label == "unknown") continue;
@@ -254,7 +256,8 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
   SCOPED_TRACE(jdk.name + " " + gc + ": " + jvm.process->last_line("GC "));
   EXPECT_EQ(seen.collections, truth) << "jvm_gc_collection_seconds vs GarbageCollectorMXBeans";
   long unattributed = 0;
-  EXPECT_EQ(attribution_differs(seen.pauses, want, g1_remark, &unattributed), "")
+  const long unmatched = std::lround(jvm.scrape().value("jvmsight_gc_notifications_unmatched_total").value_or(0));
+  EXPECT_EQ(attribution_differs(seen.pauses, want, g1_remark, unmatched, &unattributed), "")
       << "JVM TI pauses by collector vs the stop-the-world collectors' counts";
   // Collections found inside pauses: never more than the beans counted, and
   // short by at most the same slack as the attribution.
@@ -318,11 +321,13 @@ void GcPauses::check_causes(AgentJvm& jvm) {
   // fixture's listener counted (ZGC may still run a cycle of its own).
   AgentGc seen;
   std::map<std::string, long> truth;
+  long unmatched = 0;
   for (auto deadline = std::chrono::steady_clock::now() + 15s; std::chrono::steady_clock::now() < deadline;) {
     PromScrape scrape = jvm.scrape();
     seen = agent_view(scrape);
     truth = read_causes(jvm);
-    long accounted = std::lround(scrape.value("jvmsight_gc_notifications_unmatched_total").value_or(0)), tallied = 0;
+    unmatched = std::lround(scrape.value("jvmsight_gc_notifications_unmatched_total").value_or(0));
+    long accounted = unmatched, tallied = 0;
     for (const auto& [name, n] : seen.collections_in_pauses) accounted += n;
     for (const auto& [key, n] : truth)
       if (stop_the_world(key)) tallied += n;
@@ -334,6 +339,7 @@ void GcPauses::check_causes(AgentJvm& jvm) {
   for (const auto& [name, n] : seen.pauses)
     if (name != "unknown") allowed -= n;
   allowed += seen.pauses.count("unknown") ? seen.pauses.at("unknown") : 0;
+  allowed += unmatched;  // a collection in no pause carries no label
   std::string report;
   for (const auto& [key, n] : seen.by_cause) {
     if (key.compare(0, 8, "unknown|") == 0) continue;
