@@ -10,6 +10,7 @@
 
 #include "agent/http_front.h"
 #include "agent/jdk_tool.h"
+#include "agent/other_agents.h"
 #include "common/jvm_calls.h"
 #include "common/log.h"
 
@@ -37,6 +38,17 @@ std::string system_property(jvmtiEnv* jvmti, const char* name) {
   std::string result(value);
   jvmti->Deallocate(reinterpret_cast<unsigned char*>(value));
   return result;
+}
+
+// pinning=auto leaves the breakpoints to another native agent named in the
+// JVM's options (agent/other_agents.h): JVM TI gives them to one agent only.
+bool want_breakpoints(Tristate pinning, bool live) {
+  if (pinning != Tristate::auto_ || live) return pinning != Tristate::off;
+  const std::string other = other_native_agent(jvm_options_text());
+  if (other.empty()) return true;
+  log::info("virtual-thread pinning is not counted: ", other,
+            " may need JVM TI breakpoints, which go to one agent only (pinning=on takes them first)");
+  return false;
 }
 
 }  // namespace
@@ -77,7 +89,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     log::set_level(parsed.options.log_level);
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
-    agent->capabilities_ = acquire_capabilities(jvmti, agent->options_.pinning);
+    agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live));
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
       log::error("cannot register JVM TI events; the JVM continues without jvmsight");
@@ -158,7 +170,7 @@ void Agent::schedule_periodic_work() {
 
 // In the order a scrape lists the families.
 void Agent::build_signals(JNIEnv* jni) {
-  threads_.build(jni, events_.thread_start_end, capabilities_.breakpoints, collectors_);
+  threads_.build(jni, events_.thread_start_end, capabilities_, collectors_);
   gc_.build(jni, spans_, collectors_);
   runtime_.build(jni, collectors_);
   contention_.build(jni, threads_, spans_, collectors_);

@@ -61,6 +61,7 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
   granted.monitor_events = have.can_generate_monitor_events;
   granted.tag_objects = have.can_tag_objects;
   granted.breakpoints = have.can_generate_breakpoint_events && have.can_get_bytecodes;
+  granted.breakpoints_refused = has_virtual_thread_support(potential) && want_breakpoints && !granted.breakpoints;
   return granted;
 }
 

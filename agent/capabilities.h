@@ -22,6 +22,8 @@ struct Capabilities {
   bool monitor_events = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
   bool tag_objects = false;     // SetTag/GetObjectsWithTags: classes of contended locks
   bool breakpoints = false;     // Breakpoint events and GetBytecodes: virtual-thread pinnings (21+)
+  // Asked for and not granted: attached (startup only), or another agent holds them (one at a time).
+  bool breakpoints_refused = false;
   bool cheap_deadlock_check() const { return contended_monitor && owned_monitors; }
 };
 

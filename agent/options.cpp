@@ -152,8 +152,8 @@ const OptionSpec option_specs[] = {
     {"contended_span_min_ms", "contended_span_min_ms",
      "milliseconds from 0 to 3600000, decimals allowed, e.g. 50 or 0.5; 0 records no contended wait as a span",
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},
-    {"pinning", "pinning", "on or off; off sets no breakpoints: virtual-thread pinnings are not counted",
-     [](std::string_view v, Options& o) { return parse_on_off(v, o.pinning); }},
+    {"pinning", "pinning", "auto, on or off",
+     [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
     {"client_java_names", "client_java_names",
      "both, 0.x, 1.x or off: which generations of client_java names are served (off: only jvmsight_* families)",
      [](std::string_view v, Options& o) {

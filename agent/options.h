@@ -55,7 +55,9 @@ struct Options {
   int deadlock_check_ms = 500;          // background deadlock check interval; 0 turns it off
   int lock_classes = 20;                // top K lock classes labelled in contention metrics
   bool contention = true;               // JVM TI monitor contention and wait events
-  bool pinning = true;                  // breakpoints that count virtual-thread pinnings (21+)
+  // Breakpoints that count virtual-thread pinnings (21+); auto: unless
+  // another native agent (a debugger) may need them (agent/other_agents.h).
+  Tristate pinning = Tristate::auto_;
   // Contended entries a second above which the contention events are duty
   // cycled (on one slice in 2^k, counts scaled to the JVM's); 0 = always on.
   int contention_sampling = 1000;

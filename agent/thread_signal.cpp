@@ -6,22 +6,21 @@
 
 namespace jvmsight {
 
-void ThreadSignal::build(JNIEnv* jni, bool change_events, bool breakpoints, CollectorSet& collectors) {
+void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors) {
   roster_.set_change_events(change_events);
   source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, native_states());
   states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_threads_);
   collectors.add("threads", *states_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
-  if (options_.pinning && virtual_threads_.supported()) build_pinning(jni, breakpoints, collectors);
+  if (virtual_threads_.supported()) build_pinning(jni, caps, collectors);
 }
 
-void ThreadSignal::build_pinning(JNIEnv* jni, bool breakpoints, CollectorSet& collectors) {
-  if (!breakpoints)
+void ThreadSignal::build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors) {
+  if (caps.breakpoints_refused)
     log::info(
         "virtual-thread pinning is not counted: JVM TI grants breakpoints only to an agent loaded at "
-        "startup (-agentpath or JAVA_TOOL_OPTIONS)");
-  else if (set_pinning_probes(jvmti_, jni, pinning_))
-    collectors.add("pinning", pinning_collector_);
+        "startup, and to one agent at a time");
+  if (caps.breakpoints && set_pinning_probes(jvmti_, jni, pinning_)) collectors.add("pinning", pinning_collector_);
 }
 
 bool ThreadSignal::native_states() const {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "agent/capabilities.h"
 #include "agent/options.h"
 #include "collectors/collector_set.h"
 #include "collectors/threads/pinning_collector.h"
@@ -32,9 +33,9 @@ class ThreadSignal {
   PinningRecorder& pinning() { return pinning_; }
 
   // Agent thread, once. change_events: ThreadStart/End are enabled (else
-  // the roster takes the thread list at every scrape). breakpoints: the
-  // capability the pinning probes need was granted.
-  void build(JNIEnv* jni, bool change_events, bool breakpoints, CollectorSet& collectors);
+  // the roster takes the thread list at every scrape). caps: whether the
+  // pinning probes got their breakpoints.
+  void build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors);
   // After build, agent thread only.
   ThreadMxBean& mx_bean() { return mx_bean_; }
   ThreadInfoReader& dumps() { return *dumps_; }
@@ -43,7 +44,7 @@ class ThreadSignal {
 
  private:
   bool native_states() const;
-  void build_pinning(JNIEnv* jni, bool breakpoints, CollectorSet& collectors);
+  void build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors);
 
   jvmtiEnv* jvmti_;
   const Options& options_;

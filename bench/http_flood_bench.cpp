@@ -105,9 +105,9 @@ std::unique_ptr<HttpServer> start_server(HttpServerConfig config, int series) {
   std::string error;
   auto server = HttpServer::start(std::move(config), {metrics_endpoint([series] {
                                     MetricFamilies f;
-                                    add_sample(add_family(f, "up_like", MetricType::gauge, "h"), 1);
-                                    auto& many =
-                                        add_family(f, "many", MetricType::gauge, "rendered on the HTTP thread");
+                                    add_sample(add_uncatalogued_family(f, "up_like", MetricType::gauge, "h"), 1);
+                                    auto& many = add_uncatalogued_family(f, "many", MetricType::gauge,
+                                                                         "rendered on the HTTP thread");
                                     for (int i = 0; i < series; ++i) add_sample(many, i, {{"i", std::to_string(i)}});
                                     return std::optional<MetricFamilies>(f);
                                   })},

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "common/clock.h"
-#include "model/telemetry.h"
+#include "model/metric_catalogue.h"
 
 namespace jvmsight {
 
@@ -56,15 +56,10 @@ class BackgroundRefresh {
 
   // <prefix>_age_seconds (how old the served result is) and
   // <prefix>_refresh_seconds (what doing it last cost, wherever it ran).
-  void add_families(MetricFamilies& out, const std::string& prefix, const std::string& what,
-                    Clock::time_point now) const {
+  void add_families(MetricFamilies& out, const std::string& prefix, Clock::time_point now) const {
     if (!done_at_) return;
-    add_sample(add_family(out, prefix + "_age_seconds", MetricType::gauge,
-                          "Age of the " + what + " served in this collection (gathered in the background)"),
-               std::chrono::duration<double>(now - *done_at_).count());
-    add_sample(add_family(out, prefix + "_refresh_seconds", MetricType::gauge,
-                          "CPU time the agent thread last spent gathering the " + what),
-               std::chrono::duration<double>(last_cost_).count());
+    add_sample(add_family(out, prefix + "_age_seconds"), std::chrono::duration<double>(now - *done_at_).count());
+    add_sample(add_family(out, prefix + "_refresh_seconds"), std::chrono::duration<double>(last_cost_).count());
   }
 
  private:

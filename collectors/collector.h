@@ -1,5 +1,5 @@
 #pragma once
-#include "model/telemetry.h"
+#include "model/metric_catalogue.h"
 
 namespace jvmsight {
 

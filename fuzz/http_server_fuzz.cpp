@@ -47,7 +47,8 @@ std::vector<HttpRoute> agent_routes() {
   routes.push_back(metrics_endpoint(
       [] {
         MetricFamilies out;
-        add_sample(add_family(out, "jvmsight_threads", MetricType::gauge, "threads\nby state"), 3, {{"state", "a\"b"}});
+        add_sample(add_uncatalogued_family(out, "jvmsight_threads", MetricType::gauge, "threads\nby state"), 3,
+                   {{"state", "a\"b"}});
         return std::optional<MetricFamilies>(std::move(out));
       },
       {{"pod", "p\\1"}}));

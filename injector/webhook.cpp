@@ -22,17 +22,18 @@ void InjectorMetrics::error(const char* kind) {
 std::string InjectorMetrics::prometheus_text() const {
   std::lock_guard<std::mutex> lock(mutex_);
   MetricFamilies families;
-  add_sample(add_family(families, "jvmsight_injector_reviews_total", MetricType::counter,
-                        "AdmissionReviews answered, malformed ones included"),
+  add_sample(add_uncatalogued_family(families, "jvmsight_injector_reviews_total", MetricType::counter,
+                                     "AdmissionReviews answered, malformed ones included"),
              static_cast<double>(reviews_));
-  add_sample(add_family(families, "jvmsight_injector_injections_total", MetricType::counter,
-                        "Pods given the agent (a patch was returned)"),
+  add_sample(add_uncatalogued_family(families, "jvmsight_injector_injections_total", MetricType::counter,
+                                     "Pods given the agent (a patch was returned)"),
              static_cast<double>(injections_));
-  auto& skips = add_family(families, "jvmsight_injector_skips_total", MetricType::counter,
-                           "Pods admitted without the agent, by reason");
+  auto& skips = add_uncatalogued_family(families, "jvmsight_injector_skips_total", MetricType::counter,
+                                        "Pods admitted without the agent, by reason");
   for (const auto& [reason, n] : skips_) add_sample(skips, static_cast<double>(n), {{"reason", reason}});
-  auto& errors = add_family(families, "jvmsight_injector_errors_total", MetricType::counter,
-                            "Reviews that failed: malformed (answered 400) or internal (admitted unpatched)");
+  auto& errors =
+      add_uncatalogued_family(families, "jvmsight_injector_errors_total", MetricType::counter,
+                              "Reviews that failed: malformed (answered 400) or internal (admitted unpatched)");
   for (const auto& [kind, n] : errors_) add_sample(errors, static_cast<double>(n), {{"kind", kind}});
   return to_prometheus_text(families);
 }

@@ -14,6 +14,21 @@ namespace jvmsight {
 // summary: count and sum only, no quantiles (client_java's jvm_gc_collection_seconds).
 enum class MetricType { gauge, counter, histogram, summary };
 
+// The type as the Prometheus text format's # TYPE line names it.
+inline const char* type_name(MetricType t) {
+  switch (t) {
+    case MetricType::counter:
+      return "counter";
+    case MetricType::histogram:
+      return "histogram";
+    case MetricType::summary:
+      return "summary";
+    case MetricType::gauge:
+      break;
+  }
+  return "gauge";
+}
+
 struct Label {
   std::string name;
   std::string value;
@@ -68,8 +83,11 @@ struct MetricFamily {
 // dangling: found by ASan).
 using MetricFamilies = std::deque<MetricFamily>;
 
-// Small builders, so collectors read as a list of metrics.
-inline MetricFamily& add_family(MetricFamilies& out, std::string name, MetricType type, std::string help) {
+// Small builders, so collectors read as a list of metrics. The agent's
+// families come from the metric catalogue (model/metric_catalogue.h:
+// add_family(out, name)); this one is for families outside it (the
+// injector's own /metrics, tests of the exporters).
+inline MetricFamily& add_uncatalogued_family(MetricFamilies& out, std::string name, MetricType type, std::string help) {
   out.push_back(MetricFamily{std::move(name), std::move(help), type, {}});
   return out.back();
 }

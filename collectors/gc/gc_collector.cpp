@@ -72,8 +72,7 @@ void GcCollector::record(const GcPause& pause) {
 void GcCollector::collect(MetricFamilies& out) {
   poll();
   auto readings = beans_.read(jni_);
-  auto& collections = add_family(out, "jvm_gc_collection_seconds", MetricType::summary,
-                                 "Time spent in a given JVM garbage collector in seconds.");
+  auto& collections = add_family(out, "jvm_gc_collection_seconds");
   for (const auto& r : readings)
     add_summary(collections, static_cast<uint64_t>(r.count), static_cast<double>(r.time_ms) / 1000, {{"gc", r.name}});
   // Only from notifications: without them (gc_notifications off, or auto
@@ -82,48 +81,30 @@ void GcCollector::collect(MetricFamilies& out) {
   bool any_cycles = false;
   for (const auto& r : readings) any_cycles = any_cycles || GcMxBeans::is_cycle_collector(r.name);
   if (any_cycles) {
-    auto& cycles = add_family(out, "jvmsight_gc_concurrent_cycle_seconds", MetricType::summary,
-                              "Concurrent GC cycles (ZGC, Shenandoah) and their wall time, from the cycle "
-                              "collector's MXBean; mostly concurrent work, never counted as pause time");
+    auto& cycles = add_family(out, "jvmsight_gc_concurrent_cycle_seconds");
     for (const auto& r : readings)
       if (GcMxBeans::is_cycle_collector(r.name))
         add_summary(cycles, static_cast<uint64_t>(r.count), static_cast<double>(r.time_ms) / 1000, {{"gc", r.name}});
   }
 
-  add_sample(add_family(out, "jvmsight_gc_pause_events_supported", MetricType::gauge,
-                        "1 if the JVM sends JVM TI GarbageCollectionStart/Finish to the agent, else 0"),
-             recorder_.supported() ? 1 : 0);
-  add_sample(add_family(out, "jvmsight_gc_notifications_enabled", MetricType::gauge,
-                        "1 if pauses are attributed with GC notifications (collector, action, cause), else 0 "
-                        "(option gc_notifications)"),
-             beans_.listening() ? 1 : 0);
+  add_sample(add_family(out, "jvmsight_gc_pause_events_supported"), recorder_.supported() ? 1 : 0);
+  add_sample(add_family(out, "jvmsight_gc_notifications_enabled"), beans_.listening() ? 1 : 0);
   if (!recorder_.supported()) return;
-  auto& pauses = add_family(out, "jvmsight_gc_pause_seconds", MetricType::histogram,
-                            "Stop-the-world GC pauses timed by JVM TI GarbageCollectionStart/Finish, by collector "
-                            "and action (\"unknown\" when no GC notification matched the pause)");
+  auto& pauses = add_family(out, "jvmsight_gc_pause_seconds");
   for (const auto& [key, h] : histograms_) {
     const auto& [gc, action, cause] = key;
     std::vector<Label> labels{{"gc", gc}, {"action", action}};
     if (by_cause_) labels.push_back({"cause", cause});
     add_histogram(pauses, h.value(), std::move(labels));
   }
-  auto& inside = add_family(out, "jvmsight_gc_pause_collections_total", MetricType::counter,
-                            "Collections (GC notifications) that fell inside a measured pause, by collector; "
-                            "one pause may hold several (e.g. Parallel's System.gc(): scavenge then full)");
+  auto& inside = add_family(out, "jvmsight_gc_pause_collections_total");
   for (const auto& [gc, n] : collections_in_pauses_) add_sample(inside, static_cast<double>(n), {{"gc", gc}});
-  add_sample(add_family(out, "jvmsight_gc_notifications_unmatched_total", MetricType::counter,
-                        "GC notifications of stop-the-world collectors that fell inside no measured pause"),
+  add_sample(add_family(out, "jvmsight_gc_notifications_unmatched_total"),
              static_cast<double>(matcher_.unmatched_notifications()));
-  add_sample(add_family(out, "jvmsight_gc_pause_max_seconds", MetricType::gauge,
-                        "Longest stop-the-world GC pause since the previous scrape (0 if none)"),
-             static_cast<double>(max_since_scrape_ns_) / 1e9);
+  add_sample(add_family(out, "jvmsight_gc_pause_max_seconds"), static_cast<double>(max_since_scrape_ns_) / 1e9);
   max_since_scrape_ns_ = 0;
-  add_sample(add_family(out, "jvmsight_gc_pause_events_dropped_total", MetricType::counter,
-                        "Pauses lost because the agent thread did not drain the pause buffer in time"),
-             static_cast<double>(recorder_.dropped()));
-  add_sample(add_family(out, "jvmsight_gc_spans_dropped_total", MetricType::counter,
-                        "GC pause spans dropped because the span queue was full"),
-             static_cast<double>(spans_.dropped()));
+  add_sample(add_family(out, "jvmsight_gc_pause_events_dropped_total"), static_cast<double>(recorder_.dropped()));
+  add_sample(add_family(out, "jvmsight_gc_spans_dropped_total"), static_cast<double>(spans_.dropped()));
 }
 
 GcReport GcCollector::report() {

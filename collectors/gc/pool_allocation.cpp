@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/metric_catalogue.h"
+
 namespace jvmsight {
 
 void PoolAllocation::on_collection(const std::vector<PoolUsageChange>& pools) {
@@ -14,8 +16,7 @@ void PoolAllocation::on_collection(const std::vector<PoolUsageChange>& pools) {
 }
 
 void PoolAllocation::collect(MetricFamilies& out) const {
-  auto& f = add_family(out, "jvm_memory_pool_allocated_bytes_total", MetricType::counter,
-                       "Total bytes allocated in a given JVM memory pool. Only updated after GC, not continuously.");
+  auto& f = add_family(out, "jvm_memory_pool_allocated_bytes_total");
   for (const auto& [pool, bytes] : allocated_) add_sample(f, bytes, {{"pool", pool}});
 }
 

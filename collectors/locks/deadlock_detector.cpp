@@ -112,53 +112,22 @@ void DeadlockDetector::collect(MetricFamilies& out) {
       all = last_scan_.graph.hotspot_deadlocked(last_scan_.list_order, false).size();
       monitor = last_scan_.graph.hotspot_deadlocked(last_scan_.list_order, true).size();
     }
-    add_sample(add_family(out, "jvm_threads_deadlocked", MetricType::gauge,
-                          "Cycles of JVM-threads that are in deadlock waiting to acquire object monitors or ownable "
-                          "synchronizers"),
-               static_cast<double>(all));
-    add_sample(add_family(out, "jvm_threads_deadlocked_monitor", MetricType::gauge,
-                          "Cycles of JVM-threads that are in deadlock waiting to acquire object monitors"),
-               static_cast<double>(monitor));
-    add_sample(add_family(out, "jvmsight_deadlock_cycles", MetricType::gauge,
-                          "Deadlock cycles found by the background check (each confirmed by a second scan)"),
-               static_cast<double>(confirmed_.size()));
+    add_sample(add_family(out, "jvm_threads_deadlocked"), static_cast<double>(all));
+    add_sample(add_family(out, "jvm_threads_deadlocked_monitor"), static_cast<double>(monitor));
+    add_sample(add_family(out, "jvmsight_deadlock_cycles"), static_cast<double>(confirmed_.size()));
   }
   if (last_success_unix_s_ > 0)
-    add_sample(add_family(out, "jvmsight_deadlock_check_last_success_timestamp_seconds", MetricType::gauge,
-                          "When the background deadlock check last succeeded, in seconds since the Unix epoch"),
-               last_success_unix_s_);
-  add_sample(add_family(out, "jvmsight_deadlock_checks_total", MetricType::counter, "Background deadlock checks run"),
-             static_cast<double>(checks_));
-  add_sample(add_family(out, "jvmsight_deadlock_check_failures_total", MetricType::counter,
-                        "Background deadlock checks the JVM refused"),
-             static_cast<double>(failed_checks_));
-  add_sample(add_family(out, "jvmsight_deadlock_check_thread_stops_total", MetricType::counter,
-                        "Handshakes and VM operations the background check asked of the JVM (each stops one "
-                        "application thread, or all of them, briefly)"),
-             static_cast<double>(thread_stops_));
-  add_sample(add_family(out, "jvmsight_deadlock_check_cpu_seconds_total", MetricType::counter,
-                        "CPU time the agent thread spent in background deadlock checks, all of them"),
-             total_cpu_seconds_);
-  add_sample(add_family(out, "jvmsight_deadlock_check_duration_seconds_total", MetricType::counter,
-                        "Wall-clock time spent in background deadlock checks, all of them (confirmation delays "
-                        "included)"),
-             total_seconds_);
-  add_sample(add_family(out, "jvmsight_deadlock_check_seconds", MetricType::gauge,
-                        "Duration of the last background deadlock check that found no new cycle"),
-             last_check_seconds_);
-  add_sample(add_family(out, "jvmsight_deadlock_check_median_seconds", MetricType::gauge,
-                        "Median duration of the last 32 background deadlock checks that found no new cycle"),
-             median_of(recent_seconds_));
-  add_sample(add_family(out, "jvmsight_deadlock_check_cpu_median_seconds", MetricType::gauge,
-                        "Median CPU time of the agent thread in the last 32 background deadlock checks that found "
-                        "no new cycle"),
-             median_of(recent_cpu_seconds_));
-  add_sample(add_family(out, "jvmsight_deadlock_check_max_seconds", MetricType::gauge,
-                        "Longest background deadlock check that found no new cycle"),
-             max_check_seconds_);
-  add_sample(add_family(out, "jvmsight_deadlock_check_stops_the_world", MetricType::gauge,
-                        "1 when the check uses the ThreadMXBean fallback (attached without the JVM TI capabilities)"),
-             source_.stops_the_world() ? 1 : 0);
+    add_sample(add_family(out, "jvmsight_deadlock_check_last_success_timestamp_seconds"), last_success_unix_s_);
+  add_sample(add_family(out, "jvmsight_deadlock_checks_total"), static_cast<double>(checks_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_failures_total"), static_cast<double>(failed_checks_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_thread_stops_total"), static_cast<double>(thread_stops_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_cpu_seconds_total"), total_cpu_seconds_);
+  add_sample(add_family(out, "jvmsight_deadlock_check_duration_seconds_total"), total_seconds_);
+  add_sample(add_family(out, "jvmsight_deadlock_check_seconds"), last_check_seconds_);
+  add_sample(add_family(out, "jvmsight_deadlock_check_median_seconds"), median_of(recent_seconds_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_cpu_median_seconds"), median_of(recent_cpu_seconds_));
+  add_sample(add_family(out, "jvmsight_deadlock_check_max_seconds"), max_check_seconds_);
+  add_sample(add_family(out, "jvmsight_deadlock_check_stops_the_world"), source_.stops_the_world() ? 1 : 0);
 }
 
 }  // namespace jvmsight

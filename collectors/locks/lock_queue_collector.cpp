@@ -36,12 +36,10 @@ void LockQueueCollector::collect(MetricFamilies& out) {
   if (refresh_.stale(now)) scan_now();
   now = BackgroundRefresh::Clock::now();
   if (!latest_ || refresh_.stale(now)) return;
-  refresh_.add_families(out, "jvmsight_lock_queue", "lock queue families", now);
+  refresh_.add_families(out, "jvmsight_lock_queue", now);
   const LockScan* scan = &*latest_;
 
-  auto& parked = add_family(out, "jvmsight_juc_parked_threads", MetricType::gauge,
-                            "Platform threads parked on a java.util.concurrent lock (an AbstractOwnableSynchronizer: "
-                            "ReentrantLock, ReentrantReadWriteLock, Semaphore...), by synchronizer class");
+  auto& parked = add_family(out, "jvmsight_juc_parked_threads");
   std::vector<std::pair<std::string, size_t>> classes(scan->juc_parked.begin(), scan->juc_parked.end());
   std::sort(classes.begin(), classes.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   size_t other = 0;
@@ -54,16 +52,13 @@ void LockQueueCollector::collect(MetricFamilies& out) {
   if (other > 0) add_sample(parked, static_cast<double>(other), {{"lock_class", "other"}});
 
   const LockQueues q = scan->queues ? *scan->queues : queues_of(scan->graph);
-  auto& waiting = add_family(out, "jvmsight_lock_waiting_threads", MetricType::gauge,
-                             "Platform threads waiting for a lock: blocked entering a monitor, or parked on a "
-                             "java.util.concurrent lock");
+  auto& waiting = add_family(out, "jvmsight_lock_waiting_threads");
   add_sample(waiting, static_cast<double>(q.monitor_waiters), {{"kind", "monitor"}});
   add_sample(waiting, static_cast<double>(q.juc_waiters), {{"kind", "juc"}});
 
   std::vector<std::pair<LockQueues::Holder, size_t>> ranked(q.queued.begin(), q.queued.end());
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  auto& queue = add_family(out, "jvmsight_lock_queue_length", MetricType::gauge,
-                           "Threads waiting for a lock this thread holds, for the top holders by queue length");
+  auto& queue = add_family(out, "jvmsight_lock_queue_length");
   for (size_t i = 0; i < ranked.size() && i < max_holders; ++i) {
     const auto& h = ranked[i].first;
     add_sample(queue, static_cast<double>(ranked[i].second),

@@ -143,42 +143,24 @@ void MonitorContentionCollector::collect(MetricFamilies& out) {
   // and never reads the JVM's count itself: that is getThreadInfo of every
   // thread, 7-10 ms at 10,000 threads, ten times the rest of a scrape.
   absorb(Clock::now());
-  add_sample(add_family(out, "jvmsight_monitor_events_enabled", MetricType::gauge,
-                        "1 when JVM TI monitor contention and wait events are recorded"),
-             events_enabled_ ? 1 : 0);
-  auto& enters = add_family(out, "jvmsight_monitor_contended_enter_total", MetricType::counter,
-                            "Contended synchronized entries (the thread had to block), by lock class");
-  auto& waits = add_family(out, "jvmsight_monitor_contended_wait_seconds", MetricType::histogram,
-                           "Time blocked entering a contended synchronized block, by lock class");
+  add_sample(add_family(out, "jvmsight_monitor_events_enabled"), events_enabled_ ? 1 : 0);
+  auto& enters = add_family(out, "jvmsight_monitor_contended_enter_total");
+  auto& waits = add_family(out, "jvmsight_monitor_contended_wait_seconds");
   for (const auto& [label, totals] : by_label_) {
     add_sample(enters, static_cast<double>(totals.count), {{"lock_class", label}});
     add_histogram(waits, totals, {{"lock_class", label}});
   }
   WaitTotals w = recorder_.waits();
-  add_sample(add_family(out, "jvmsight_monitor_wait_total", MetricType::counter,
-                        "Object.wait calls that returned (notified, timed out or interrupted)"),
-             static_cast<double>(w.count));
-  add_histogram(add_family(out, "jvmsight_monitor_wait_seconds", MetricType::histogram,
-                           "Time spent in Object.wait (waiting, not contention)"),
-                w);
-  add_sample(
-      add_family(out, "jvmsight_monitor_contention_untracked_total", MetricType::counter,
-                 "Contended entries on lock objects beyond the agent's table, counted under lock_class=\"other\""),
-      static_cast<double>(recorder_.overflowed()));
-  add_sample(add_family(out, "jvmsight_monitor_contended_untimed_total", MetricType::counter,
-                        "Contended entries whose start was not seen (e.g. began before the agent attached) while the "
-                        "events stayed on; not counted"),
-             static_cast<double>(recorder_.untimed()));
-  add_sample(add_family(out, "jvmsight_monitor_contention_sampling_interval", MetricType::gauge,
-                        "1 when the contention events are always on; N when they are on one slice of time in N "
-                        "(above the contention_sampling rate), their counts scaled to the JVM's own total"),
+  add_sample(add_family(out, "jvmsight_monitor_wait_total"), static_cast<double>(w.count));
+  add_histogram(add_family(out, "jvmsight_monitor_wait_seconds"), w);
+  add_sample(add_family(out, "jvmsight_monitor_contention_untracked_total"),
+             static_cast<double>(recorder_.overflowed()));
+  add_sample(add_family(out, "jvmsight_monitor_contended_untimed_total"), static_cast<double>(recorder_.untimed()));
+  add_sample(add_family(out, "jvmsight_monitor_contention_sampling_interval"),
              static_cast<double>(uint64_t{1} << recorder_.duty_shift()));
-  add_sample(add_family(out, "jvmsight_monitor_contended_wait_records_dropped_total", MetricType::counter,
-                        "Contended waits over contended_span_min_ms not made into spans: their ring was full"),
+  add_sample(add_family(out, "jvmsight_monitor_contended_wait_records_dropped_total"),
              static_cast<double>(recorder_.long_waits().dropped()));
-  add_sample(add_family(out, "jvmsight_monitor_contention_pending_locks", MetricType::gauge,
-                        "Contended lock objects whose class is not known yet (counted once it is, or as unresolved)"),
-             static_cast<double>(pending_.size()));
+  add_sample(add_family(out, "jvmsight_monitor_contention_pending_locks"), static_cast<double>(pending_.size()));
 }
 
 }  // namespace jvmsight

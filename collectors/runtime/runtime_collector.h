@@ -36,7 +36,7 @@ class RuntimeCollector : public Collector {
     ProcessStats stats = read_process_stats(false);
     stats.cpu_seconds = cpu_seconds_;
     add_process_families(out, stats);
-    cpu_refresh_.add_families(out, "jvmsight_process_cpu", "process CPU time", BackgroundRefresh::Clock::now());
+    cpu_refresh_.add_families(out, "jvmsight_process_cpu", BackgroundRefresh::Clock::now());
   }
   // Periodic, on the agent thread: reads the process CPU time and loads again when due.
   void refresh() {

@@ -6,18 +6,16 @@ namespace jvmsight {
 
 void ThreadStateCollector::collect(MetricFamilies& out) {
   if (auto c = source_.counts()) {
-    add_sample(add_family(out, "jvm_threads_current", MetricType::gauge, "Current thread count of a JVM"), c->live);
-    add_sample(add_family(out, "jvm_threads_daemon", MetricType::gauge, "Daemon thread count of a JVM"), c->daemon);
-    add_sample(add_family(out, "jvm_threads_peak", MetricType::gauge, "Peak thread count of a JVM"), c->peak);
-    add_sample(add_family(out, "jvm_threads_started_total", MetricType::counter, "Started thread count of a JVM"),
-               c->started);
+    add_sample(add_family(out, "jvm_threads_current"), c->live);
+    add_sample(add_family(out, "jvm_threads_daemon"), c->daemon);
+    add_sample(add_family(out, "jvm_threads_peak"), c->peak);
+    add_sample(add_family(out, "jvm_threads_started_total"), c->started);
   }
 
   ThreadStateCounts counts;
   if (source_.count_states(counts)) {
     if (counts.daemon_known) {
-      auto& by_daemon = add_family(out, "jvmsight_threads_state_by_daemon", MetricType::gauge,
-                                   "Live platform threads by Thread.State and daemon flag");
+      auto& by_daemon = add_family(out, "jvmsight_threads_state_by_daemon");
       for (size_t i = 0; i < java_thread_state_count; ++i) {
         auto s = static_cast<JavaThreadState>(i);
         const std::string state(name_of(s));
@@ -25,7 +23,7 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
         add_sample(by_daemon, counts.of(s) - counts.daemon_of(s), {{"state", state}, {"daemon", "false"}});
       }
     }
-    auto& states = add_family(out, "jvm_threads_state", MetricType::gauge, "Current count of threads by state");
+    auto& states = add_family(out, "jvm_threads_state");
     for (size_t i = 0; i < java_thread_state_count; ++i) {
       auto s = static_cast<JavaThreadState>(i);
       add_sample(states, counts.of(s), {{"state", std::string(name_of(s))}});
@@ -33,9 +31,7 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
     // client_java counts thread ids <= 0 as UNKNOWN; the JVM never gives
     // one, and every thread the roster lists has a state.
     add_sample(states, 0, {{"state", "UNKNOWN"}});
-    auto& subs = add_family(out, "jvmsight_threads_substate", MetricType::gauge,
-                            "Live platform threads by JVM TI sub-state (parked, sleeping, object_wait, native, "
-                            "suspended); a thread may be in several");
+    auto& subs = add_family(out, "jvmsight_threads_substate");
     for (size_t i = 0; i < thread_sub_state_count; ++i) {
       auto s = static_cast<ThreadSubState>(i);
       bool needs_jvmti = s == ThreadSubState::native || s == ThreadSubState::suspended;
@@ -44,16 +40,10 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
     }
   }
 
-  add_sample(add_family(out, "jvmsight_virtual_threads_supported", MetricType::gauge,
-                        "1 if the JVM reports virtual thread start/end to the agent (JDK 21+), else 0"),
-             virtual_threads_.supported() ? 1 : 0);
+  add_sample(add_family(out, "jvmsight_virtual_threads_supported"), virtual_threads_.supported() ? 1 : 0);
   if (virtual_threads_.supported()) {
-    add_sample(add_family(out, "jvmsight_virtual_threads_started_total", MetricType::counter,
-                          "Virtual threads started since the agent loaded"),
-               virtual_threads_.started());
-    add_sample(add_family(out, "jvmsight_virtual_threads_live", MetricType::gauge,
-                          "Virtual threads started and not yet ended since the agent loaded"),
-               virtual_threads_.live());
+    add_sample(add_family(out, "jvmsight_virtual_threads_started_total"), virtual_threads_.started());
+    add_sample(add_family(out, "jvmsight_virtual_threads_live"), virtual_threads_.live());
   }
 }
 

@@ -4,8 +4,8 @@
 #include <optional>
 #include <utility>
 
-#include "exporters/otlp/metric_names.h"
 #include "model/exponential_histogram.h"
+#include "model/metric_catalogue.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -224,21 +224,21 @@ size_t MetricConverter::convert(const MetricFamilies& families, int64_t now_unix
   sm->mutable_scope()->set_name("jvmsight");
   sm->mutable_scope()->set_version(scope_version_);
   size_t points = 0;
-  // Each OTLP name once, from the family the table lists first (whatever
+  // Each OTLP name once, from the family the catalogue lists first (whatever
   // order the collectors emitted them in): jvmsight_threads_state_by_daemon
   // before jvm_threads_state, 1.x names before 0.x.
   std::map<std::string, std::pair<size_t, const MetricFamily*>> source;
   for (const MetricFamily& family : families) {
     if (family.samples.empty()) continue;
-    const std::string name = otlp_name(family).name;
-    const size_t rank = table_rank(family.name);
+    const std::string name = otlp_of(family.name).name;
+    const size_t rank = catalogue_rank(family.name);
     auto [it, inserted] = source.try_emplace(name, rank, &family);
     if (!inserted && rank < it->second.first) it->second = {rank, &family};
   }
 
   for (const MetricFamily& family : families) {
     if (family.samples.empty()) continue;
-    const OtlpName name = otlp_name(family);
+    const OtlpName& name = otlp_of(family.name);
     if (name.name.empty() || source[name.name].second != &family) continue;
     const bool delta = delta_for(family.type);
     pb::Metric* metric = sm->add_metrics();

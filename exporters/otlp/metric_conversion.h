@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "exporters/otlp/metric_names.h"
 #include "exporters/otlp/otlp_config.h"
 #include "metrics_service.pb.h"
+#include "model/metric_catalogue.h"
 #include "model/telemetry.h"
 
 namespace jvmsight::otlp {

@@ -20,6 +20,7 @@
 #include "exporters/otlp/resource.h"
 #include "exporters/otlp/span_conversion.h"
 #include "exporters/reports/thread_report.h"
+#include "model/metric_catalogue.h"
 
 #define JVMSIGHT_OTLP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -179,17 +180,12 @@ jvmsight_otlp* start(const jvmsight_otlp_host& host, jvmsight_otlp_schedule& sch
 }
 
 void append_self_metrics(const jvmsight_otlp& exporter, MetricFamilies& out) {
-  auto& exports = add_family(out, "jvmsight_otlp_exports_total", MetricType::counter,
-                             "OTLP items exported by signal and result: sent (accepted, maybe partly) or failed "
-                             "(given up); a metrics item is one collection");
-  auto& dropped = add_family(out, "jvmsight_otlp_dropped_total", MetricType::counter,
-                             "OTLP items dropped unsent because the signal's export queue was full");
-  auto& retries = add_family(out, "jvmsight_otlp_retries_total", MetricType::counter, "OTLP export attempts retried");
-  auto& rejected = add_family(out, "jvmsight_otlp_rejected_total", MetricType::counter,
-                              "Data points, spans or log records the collector rejected in partial successes");
-  auto& queued = add_family(out, "jvmsight_otlp_queue_length", MetricType::gauge, "OTLP items waiting to be sent");
-  auto& last = add_family(out, "jvmsight_otlp_last_success_timestamp_seconds", MetricType::gauge,
-                          "Unix time of the last accepted OTLP export (0: none yet)");
+  auto& exports = add_family(out, "jvmsight_otlp_exports_total");
+  auto& dropped = add_family(out, "jvmsight_otlp_dropped_total");
+  auto& retries = add_family(out, "jvmsight_otlp_retries_total");
+  auto& rejected = add_family(out, "jvmsight_otlp_rejected_total");
+  auto& queued = add_family(out, "jvmsight_otlp_queue_length");
+  auto& last = add_family(out, "jvmsight_otlp_last_success_timestamp_seconds");
   for (const ExportWorker* w : {exporter.metrics.get(), exporter.traces.get(), exporter.logs.get()}) {
     if (w == nullptr) continue;
     const WorkerStats s = w->stats();

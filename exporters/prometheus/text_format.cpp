@@ -48,19 +48,6 @@ void append_value(std::string& out, double v) {
     append_number(out, v);
 }
 
-const char* type_name(MetricType t) {
-  switch (t) {
-    case MetricType::counter:
-      return "counter";
-    case MetricType::histogram:
-      return "histogram";
-    case MetricType::summary:
-      return "summary";
-    default:
-      return "gauge";
-  }
-}
-
 // One sample line up to its value: name, suffix, and the labels (the
 // sample's, the constant ones it lacks, then `le` for a bucket).
 class LineWriter {

@@ -28,7 +28,7 @@ constexpr int hostile_connections = 1000;
 std::vector<HttpRoute> metrics_routes() {
   return {metrics_endpoint([] {
     MetricFamilies f;
-    add_sample(add_family(f, "jvmsight_up_like", MetricType::gauge, "h"), 1);
+    add_sample(add_uncatalogued_family(f, "jvmsight_up_like", MetricType::gauge, "h"), 1);
     return std::optional<MetricFamilies>(f);
   })};
 }

@@ -10,12 +10,44 @@ import java.lang.management.ManagementFactory;
  * "CHURNED"; "gc" prints one line
  * "GC name=count/timeMs;name=count/timeMs;..." (names may contain spaces,
  * entries are separated by ';'); "flags" prints the GC flags that change how
- * collections map to pauses; plus GroundTruth's "report" and "exit".
+ * collections map to pauses; "causes" prints one line
+ * "CAUSES gcName|gcAction|gcCause=count;..." of the GC notifications this
+ * JVM sent (com.sun.management.GarbageCollectionNotificationInfo), tallied by
+ * its own listener, installed before READY when the first argument is
+ * "causes"; plus GroundTruth's "report" and "exit".
  * It does no GC work before the first command, so the agent is fully set up
  * (GC notification listener installed) before the first collection.
  */
 public class GcChurn {
     static volatile Object sink;
+
+    static final java.util.Map<String, Long> causes = new java.util.TreeMap<>();
+
+    static void tallyCauses() {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((javax.management.NotificationEmitter) gc).addNotificationListener((n, handback) -> {
+                com.sun.management.GarbageCollectionNotificationInfo info =
+                    com.sun.management.GarbageCollectionNotificationInfo.from(
+                        (javax.management.openmbean.CompositeData) n.getUserData());
+                String key = info.getGcName() + '|' + info.getGcAction() + '|' + info.getGcCause();
+                synchronized (causes) {
+                    causes.merge(key, 1L, Long::sum);
+                }
+            }, null, null);
+        }
+    }
+
+    static String causes() {
+        StringBuilder b = new StringBuilder("CAUSES ");
+        synchronized (causes) {
+            String sep = "";
+            for (java.util.Map.Entry<String, Long> e : causes.entrySet()) {
+                b.append(sep).append(e.getKey()).append('=').append(e.getValue());
+                sep = ";";
+            }
+        }
+        return b.toString();
+    }
 
     static String beans() {
         StringBuilder b = new StringBuilder("GC ");
@@ -57,6 +89,7 @@ public class GcChurn {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("causes")) tallyCauses();
         System.out.println("READY");
         System.out.flush();
         GroundTruth.serveCommands(line -> {
@@ -66,6 +99,8 @@ public class GcChurn {
                 System.out.println("CHURNED");
             } else if (w[0].equals("gc")) {
                 System.out.println(beans());
+            } else if (w[0].equals("causes")) {
+                System.out.println(causes());
             } else if (w[0].equals("flags")) {
                 System.out.println("FLAGS scavengeBeforeFullGC=" + flag("ScavengeBeforeFullGC"));
             }

@@ -58,14 +58,14 @@ TEST(BackgroundRefresh, ExportsAgeAndCostOnceItHasAResult) {
   BackgroundRefresh r;
   const Clock::time_point t0{};
   MetricFamilies none;
-  r.add_families(none, "x", "thing", t0);
+  r.add_families(none, "jvmsight_lock_queue", t0);
   EXPECT_TRUE(none.empty());
   r.done(t0, 3ms);
   MetricFamilies out;
-  r.add_families(out, "x", "thing", t0 + 500ms);
-  ASSERT_NE(find_family(out, "x_age_seconds"), nullptr);
-  EXPECT_DOUBLE_EQ(find_family(out, "x_age_seconds")->samples.at(0).value, 0.5);
-  EXPECT_DOUBLE_EQ(find_family(out, "x_refresh_seconds")->samples.at(0).value, 0.003);
+  r.add_families(out, "jvmsight_lock_queue", t0 + 500ms);
+  ASSERT_NE(find_family(out, "jvmsight_lock_queue_age_seconds"), nullptr);
+  EXPECT_DOUBLE_EQ(find_family(out, "jvmsight_lock_queue_age_seconds")->samples.at(0).value, 0.5);
+  EXPECT_DOUBLE_EQ(find_family(out, "jvmsight_lock_queue_refresh_seconds")->samples.at(0).value, 0.003);
 }
 
 }  // namespace

@@ -10,8 +10,8 @@ namespace {
 
 TEST(GcExposition, SummaryHasCountAndSumOnlyLikeClientJava) {
   MetricFamilies f;
-  auto& s = add_family(f, "jvm_gc_collection_seconds", MetricType::summary,
-                       "Time spent in a given JVM garbage collector in seconds.");
+  auto& s = add_uncatalogued_family(f, "jvm_gc_collection_seconds", MetricType::summary,
+                                    "Time spent in a given JVM garbage collector in seconds.");
   add_summary(s, 12, 0.345, {{"gc", "G1 Young Generation"}});
   std::string text = to_prometheus_text(f);
   EXPECT_NE(text.find("# TYPE jvm_gc_collection_seconds summary"), std::string::npos) << text;
@@ -23,7 +23,8 @@ TEST(GcExposition, SummaryHasCountAndSumOnlyLikeClientJava) {
 TEST(GcExposition, HistogramBucketsAreCumulative) {
   MetricFamilies f;
   HistogramValue h{{0.001, 0.01}, {2, 1, 1}, 0.5, 4, std::nullopt};
-  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "p"), h, {{"gc", "Copy"}});
+  add_histogram(add_uncatalogued_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "p"), h,
+                {{"gc", "Copy"}});
   std::string text = to_prometheus_text(f);
   EXPECT_NE(text.find("jvmsight_gc_pause_seconds_bucket{gc=\"Copy\",le=\"0.001\"} 2"), std::string::npos) << text;
   EXPECT_NE(text.find("jvmsight_gc_pause_seconds_bucket{gc=\"Copy\",le=\"0.01\"} 3"), std::string::npos) << text;

@@ -78,7 +78,7 @@ TEST(MetricsEndpoint, UnavailableSnapshotIs503NotZeros) {
 TEST(MetricsEndpoint, ServesTextFormat) {
   auto s = serve({metrics_endpoint([] {
     MetricFamilies f;
-    add_sample(add_family(f, "up_like", MetricType::gauge, "h"), 1);
+    add_sample(add_uncatalogued_family(f, "up_like", MetricType::gauge, "h"), 1);
     return std::optional<MetricFamilies>(f);
   })});
   auto r = http_get(s->port(), "/metrics");

@@ -168,10 +168,10 @@ TEST(LockOptions, ContentionSamplingIsARateOrOff) {
   expect_error("contention_sampling=on", "bad contention_sampling 'on'");
 }
 
-TEST(ThreadOptions, PinningIsOnUnlessTurnedOff) {
-  EXPECT_TRUE(parse_options("").options.pinning);
-  EXPECT_FALSE(parse_options("pinning=off").options.pinning);
-  EXPECT_TRUE(parse_options("pinning=on").options.pinning);
+TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
+  EXPECT_EQ(parse_options("").options.pinning, Tristate::auto_);
+  EXPECT_EQ(parse_options("pinning=off").options.pinning, Tristate::off);
+  EXPECT_EQ(parse_options("pinning=on").options.pinning, Tristate::on);
   expect_error("pinning=maybe", "pinning");
 }
 

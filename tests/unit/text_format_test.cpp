@@ -7,10 +7,10 @@ namespace {
 
 TEST(PrometheusText, GaugesCountersAndLabels) {
   MetricFamilies f;
-  add_sample(add_family(f, "jvm_threads_current", MetricType::gauge, "Current thread count"), 12);
-  auto& st = add_family(f, "jvm_threads_state", MetricType::gauge, "by state");
+  add_sample(add_uncatalogued_family(f, "jvm_threads_current", MetricType::gauge, "Current thread count"), 12);
+  auto& st = add_uncatalogued_family(f, "jvm_threads_state", MetricType::gauge, "by state");
   add_sample(st, 3, {{"state", "BLOCKED"}});
-  add_sample(add_family(f, "jvm_threads_started_total", MetricType::counter, "started"), 40);
+  add_sample(add_uncatalogued_family(f, "jvm_threads_started_total", MetricType::counter, "started"), 40);
   std::string text = to_prometheus_text(f);
   EXPECT_NE(text.find("# TYPE jvm_threads_current gauge\njvm_threads_current 12\n"), std::string::npos) << text;
   EXPECT_NE(text.find("jvm_threads_state{state=\"BLOCKED\"} 3\n"), std::string::npos) << text;
@@ -20,7 +20,7 @@ TEST(PrometheusText, GaugesCountersAndLabels) {
 
 TEST(PrometheusText, LabelValuesAreEscaped) {
   MetricFamilies f;
-  add_sample(add_family(f, "x", MetricType::gauge, "h"), 1, {{"name", "a\"b\\c\nd"}});
+  add_sample(add_uncatalogued_family(f, "x", MetricType::gauge, "h"), 1, {{"name", "a\"b\\c\nd"}});
   EXPECT_NE(to_prometheus_text(f).find("x{name=\"a\\\"b\\\\c\\nd\"} 1"), std::string::npos);
 }
 
@@ -28,14 +28,14 @@ TEST(PrometheusText, LabelValuesAreEscaped) {
 // make the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
 TEST(PrometheusText, HelpNewlinesAndBackslashesAreEscaped) {
   MetricFamilies f;
-  add_sample(add_family(f, "x", MetricType::gauge, "one\ntwo\\three"), 1);
+  add_sample(add_uncatalogued_family(f, "x", MetricType::gauge, "one\ntwo\\three"), 1);
   std::string text = to_prometheus_text(f);
   EXPECT_NE(text.find("# HELP x one\\ntwo\\\\three\n# TYPE x gauge\n"), std::string::npos) << text;
 }
 
 TEST(PrometheusText, HistogramBucketsAreCumulativeWithInf) {
   MetricFamilies f;
-  auto& h = add_family(f, "pause_seconds", MetricType::histogram, "h");
+  auto& h = add_uncatalogued_family(f, "pause_seconds", MetricType::histogram, "h");
   Sample s;
   s.histogram.upper_bounds = {0.01, 0.1};
   s.histogram.bucket_counts = {2, 3, 1};

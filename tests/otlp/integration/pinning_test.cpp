@@ -123,6 +123,21 @@ TEST_P(VirtualThreadPinning, CountsAndDurationsMatchJfr) {
   EXPECT_NEAR(pushed.seconds, truth.seconds, 0.15 * truth.seconds);
 }
 
+// JVM TI gives breakpoints to one agent at a time, and JDWP stops the JVM
+// without them: with a debugger loaded after jvmsight, pinning=auto leaves
+// them to it, the JVM runs, and one info line says why the family is absent.
+TEST_P(VirtualThreadPinning, ADebuggerLoadedAfterKeepsItsBreakpoints) {
+  const Jdk& jdk = GetParam();
+  if (jdk.feature < 21) GTEST_SKIP() << jdk.name << " has no virtual threads: no breakpoints are asked for";
+  PushingJvm jvm(jdk, "VirtualPinning", {},
+                 {"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"});
+  ASSERT_GT(jvm.port, 0) << jvm.process->err();
+  EXPECT_EQ(PromScrape(http_get(jvm.port, "/metrics").body).type_of(family), "");
+  const std::string err = jvm.process->err();
+  EXPECT_NE(err.find("pinning is not counted: -agentlib:jdwp"), std::string::npos) << err;
+  EXPECT_EQ(err.find("JDWP unable"), std::string::npos) << err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Jdks, VirtualThreadPinning, ::testing::ValuesIn(core_jdks()),
                          [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(VirtualThreadPinning);

@@ -2,8 +2,9 @@
 // against the semantic conventions as their own package states them (npm
 // @opentelemetry/semantic-conventions, pinned in cmake/semconv.lock: metric
 // names, attribute keys, enum values, deprecations) and against the
-// catalogue's units, instruments and value types (exporters/otlp
-// metric_names.cpp, written from semantic-conventions model/jvm/*.yaml).
+// metric catalogue's names, units, instruments, value types, attribute keys
+// and allowed values (model/metric_catalogue.h; units and instruments
+// written from semantic-conventions model/jvm/*.yaml).
 // The resource is compared with what the JVM itself says
 // (java -XshowSettings:properties).
 #include <gtest/gtest.h>
@@ -16,7 +17,7 @@
 #include <thread>
 #include <tuple>
 
-#include "exporters/otlp/metric_names.h"
+#include "model/metric_catalogue.h"
 #include "tests/harness/jvm_process.h"
 #include "tests/otlp/integration/pushing_jvm.h"
 
@@ -70,10 +71,37 @@ const Semconv& semconv() {
   return s;
 }
 
-const otlp::NameRow* catalogue_row(const std::string& otlp_name) {
-  for (const auto& row : otlp::name_table())
-    if (row.name == otlp_name) return &row;
+// The catalogue's OTLP side of the rows sending this name (the first: rows
+// sharing a name agree, tests/unit/metric_catalogue_test.cpp).
+const OtlpName* catalogue_row(const std::string& otlp_name) {
+  for (const auto& row : metric_catalogue())
+    if (row.otlp.name == otlp_name) return &row.otlp;
   return nullptr;
+}
+
+// Every attribute key one the catalogue lists for this name, and where it
+// closes the set, a value it allows (after the row's value style).
+std::string check_attributes(
+    const std::string& metric,
+    const google::protobuf::RepeatedPtrField<opentelemetry::proto::common::v1::KeyValue>& attributes) {
+  std::string diff;
+  for (const auto& kv : attributes) {
+    const std::string value =
+        kv.value().has_bool_value() ? (kv.value().bool_value() ? "true" : "false") : kv.value().string_value();
+    bool listed = false, allowed = false;
+    for (const auto& row : metric_catalogue()) {
+      if (row.otlp.name != metric) continue;
+      for (const auto& a : row.otlp.attributes) {
+        if (a.attribute != kv.key()) continue;
+        listed = true;
+        allowed = allowed || a.values.empty();
+        for (const auto& v : a.values) allowed = allowed || attribute_value(a.style, v) == value;
+      }
+    }
+    if (!listed) diff += metric + ": attribute " + kv.key() + " is not in the catalogue; ";
+    if (listed && !allowed) diff += metric + ": " + kv.key() + "='" + value + "' is not allowed by the catalogue; ";
+  }
+  return diff;
 }
 
 std::string instrument_of(const pb::Metric& m) {
@@ -83,15 +111,15 @@ std::string instrument_of(const pb::Metric& m) {
   return "other";  // Summary, exponential histogram: not expected here
 }
 
-std::string instrument_of(otlp::Instrument i) {
+std::string instrument_of(Instrument i) {
   switch (i) {
-    case otlp::Instrument::gauge:
+    case Instrument::gauge:
       return "gauge";
-    case otlp::Instrument::updown_sum:
+    case Instrument::updown_sum:
       return "updowncounter";
-    case otlp::Instrument::monotonic_sum:
+    case Instrument::monotonic_sum:
       return "counter";
-    case otlp::Instrument::histogram:
+    case Instrument::histogram:
       return "histogram";
   }
   return "?";
@@ -101,6 +129,7 @@ template <class Points>
 void check_points(const std::string& metric, const Points& points, bool integer, bool convention, std::string& diff) {
   const Semconv& sc = semconv();
   for (const auto& p : points) {
+    diff += check_attributes(metric, p.attributes());
     if constexpr (std::is_same_v<std::decay_t<decltype(p)>, pb::NumberDataPoint>) {
       if (integer != (p.value_case() == pb::NumberDataPoint::kAsInt))
         diff += metric + ": value type is not " + (integer ? "int" : "double") + "; ";
@@ -126,15 +155,15 @@ std::string check_export(const MetricsRequest& request) {
         const bool ours = m.name().rfind("jvmsight.", 0) == 0;
         if (!ours && !sc.metrics.count(m.name())) diff += m.name() + " is not in the conventions; ";
         if (sc.deprecated_metrics.count(m.name())) diff += m.name() + " is deprecated; ";
-        const otlp::NameRow* row = catalogue_row(m.name());
-        if (!ours && row == nullptr) diff += m.name() + " has no catalogue row; ";
+        const OtlpName* row = catalogue_row(m.name());
+        if (row == nullptr) diff += m.name() + " has no catalogue row; ";
         if (row != nullptr) {
           if (m.unit() != row->unit)
             diff += m.name() + ": unit '" + m.unit() + "' vs '" + std::string(row->unit) + "'; ";
           if (instrument_of(m) != instrument_of(row->instrument))
             diff += m.name() + ": " + instrument_of(m) + " vs " + instrument_of(row->instrument) + "; ";
         }
-        const bool integer = row != nullptr && (row->flags & otlp::integer) != 0;
+        const bool integer = row != nullptr && row->integer;
         check_points(m.name(), m.gauge().data_points(), integer, !ours, diff);
         check_points(m.name(), m.sum().data_points(), integer, !ours, diff);
         check_points(m.name(), m.histogram().data_points(), false, !ours, diff);
@@ -157,6 +186,20 @@ std::map<std::string, std::string> jvm_properties(const Jdk& jdk) {
     out[key] = line.substr(eq + 3);
   }
   return out;
+}
+
+// The process's soft limit on open files as the kernel states it
+// (/proc/<pid>/limits, "Max open files  <soft>  <hard>  files"); -1 if unread.
+int64_t soft_open_files_limit(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/limits");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Max open files", 0) != 0) continue;
+    std::istringstream fields(line.substr(std::string("Max open files").size()));
+    std::string soft;
+    fields >> soft;
+    return soft == "unlimited" ? -1 : std::stoll(soft);
+  }
+  return -1;
 }
 
 class SemconvConformance : public ::testing::TestWithParam<Param> {
@@ -218,6 +261,15 @@ TEST_P(SemconvConformance, EveryExportMatchesTheConventionsAndTheCatalogue) {
   ASSERT_NE(cpus, nullptr);
   EXPECT_GE(cpus->sum().data_points(0).as_int(), 1);
   EXPECT_LE(cpus->sum().data_points(0).as_int(), static_cast<int64_t>(std::thread::hardware_concurrency()));
+
+  // jvm.file_descriptor.limit: the JVM's own soft limit (HotSpot raises it
+  // to the hard one at start, -XX:+MaxFDLimit), as the kernel states it.
+  const pb::Metric* fd_limit = find_metric(last, "jvm.file_descriptor.limit");
+  ASSERT_NE(fd_limit, nullptr);
+  ASSERT_EQ(fd_limit->sum().data_points_size(), 1);
+  EXPECT_EQ(fd_limit->unit(), "{file_descriptor}");
+  EXPECT_GT(soft_open_files_limit(jvm.process->pid()), 0);
+  EXPECT_EQ(fd_limit->sum().data_points(0).as_int(), soft_open_files_limit(jvm.process->pid()));
 
   // The resource, as the OTel Java SDK builds it, from the JVM's own properties.
   std::map<std::string, std::string> resource;

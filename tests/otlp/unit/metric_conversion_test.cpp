@@ -7,8 +7,8 @@
 #include <cmath>
 #include <set>
 
-#include "exporters/otlp/metric_names.h"
 #include "model/exponential_histogram.h"
+#include "model/metric_catalogue.h"
 
 namespace jvmsight::otlp {
 namespace {
@@ -20,23 +20,24 @@ constexpr int64_t start_ns = 1'000'000'000;
 
 MetricFamilies sample_families(double started, uint64_t fast, uint64_t slow) {
   MetricFamilies f;
-  auto& states = add_family(f, "jvm_threads_state", MetricType::gauge, "Current count of threads by state");
+  auto& states =
+      add_uncatalogued_family(f, "jvm_threads_state", MetricType::gauge, "Current count of threads by state");
   add_sample(states, 7, {{"state", "RUNNABLE"}});
   add_sample(states, 3, {{"state", "TIMED_WAITING"}});
-  add_sample(add_family(f, "jvm_threads_started_total", MetricType::counter, "Started"), started);
+  add_sample(add_uncatalogued_family(f, "jvm_threads_started_total", MetricType::counter, "Started"), started);
   HistogramValue h;
   h.upper_bounds = {0.001, 0.01};
   h.bucket_counts = {fast, slow, 0};
   h.count = fast + slow;
   h.sum = 0.0005 * fast + 0.005 * slow;
-  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+  add_histogram(add_uncatalogued_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
                 {{"gc", "G1 Young Generation"}});
-  add_sample(add_family(f, "jvmsight_monitor_contended_enter_total", MetricType::counter, "Contended"), 12,
+  add_sample(add_uncatalogued_family(f, "jvmsight_monitor_contended_enter_total", MetricType::counter, "Contended"), 12,
              {{"lock_class", "java.lang.Object"}});
-  add_sample(add_family(f, "jvmsight_deadlock_check_median_seconds", MetricType::gauge, "Median"), 0.002);
-  add_summary(add_family(f, "jvm_gc_collection_seconds", MetricType::summary, "GC time"), 5, 0.25,
+  add_sample(add_uncatalogued_family(f, "jvmsight_deadlock_check_median_seconds", MetricType::gauge, "Median"), 0.002);
+  add_summary(add_uncatalogued_family(f, "jvm_gc_collection_seconds", MetricType::summary, "GC time"), 5, 0.25,
               {{"gc", "G1 Young Generation"}});
-  add_family(f, "jvmsight_empty", MetricType::gauge, "no samples");
+  add_uncatalogued_family(f, "jvmsight_empty", MetricType::gauge, "no samples");
   return f;
 }
 
@@ -110,7 +111,7 @@ TEST(MetricConversion, GcDurationUsesTheAdvisedBoundaries) {
   h.bucket_counts = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   h.count = 45;
   h.sum = 12.5;
-  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+  add_histogram(add_uncatalogued_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
                 {{"gc", "G1 Young Generation"}, {"action", "end of minor GC"}});
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
   Request r = convert(c, f, 2'000'000'000);
@@ -201,9 +202,10 @@ MetricFamilies pauses(const std::vector<double>& seconds) {
   }
   h.exponential = e.value();
   MetricFamilies f;
-  add_histogram(add_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
+  add_histogram(add_uncatalogued_family(f, "jvmsight_gc_pause_seconds", MetricType::histogram, "GC pauses"), h,
                 {{"gc", "G1 Young Generation"}, {"action", "end of minor GC"}});
-  add_summary(add_family(f, "jvm_gc_collection_seconds", MetricType::summary, "GC time"), 5, 0.25, {{"gc", "x"}});
+  add_summary(add_uncatalogued_family(f, "jvm_gc_collection_seconds", MetricType::summary, "GC time"), 5, 0.25,
+              {{"gc", "x"}});
   return f;
 }
 
@@ -269,60 +271,37 @@ TEST(MetricConversion, ExponentialDeltaIsWhatArrivedSinceAtTheNewScale) {
 TEST(MetricConversion, NothingToSendLeavesTheRequestEmpty) {
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
   MetricFamilies empty;
-  add_family(empty, "jvmsight_nothing", MetricType::gauge, "");
+  add_uncatalogued_family(empty, "jvmsight_nothing", MetricType::gauge, "");
   Request r;
   EXPECT_EQ(c.convert(empty, 1, {}, r), 0u);
   EXPECT_EQ(r.resource_metrics_size(), 0);
-}
-
-TEST(MetricNames, GenericRuleRoundTripsThroughPrometheusNaming) {
-  // A collector's Prometheus exporter: dots to underscores, "_seconds" for
-  // unit s, "_total" for monotonic sums. That must give back /metrics' name.
-  auto prometheus_name = [](const OtlpName& n) {
-    std::string s = n.name;
-    for (auto& c : s)
-      if (c == '.') c = '_';
-    if (n.unit == "s") s += "_seconds";
-    if (n.instrument == Instrument::monotonic_sum) s += "_total";
-    return s;
-  };
-  for (auto [name, type] : std::vector<std::pair<std::string, MetricType>>{
-           {"jvmsight_monitor_contended_enter_total", MetricType::counter},
-           {"jvmsight_monitor_contended_wait_seconds", MetricType::histogram},
-           {"jvmsight_deadlock_check_max_seconds", MetricType::gauge},
-           {"jvmsight_lock_queue_length", MetricType::gauge},
-           {"jvmsight_gc_concurrent_cycle_seconds", MetricType::summary},
-           {"jvmsight_virtual_threads_started_total", MetricType::counter}}) {
-    MetricFamily f{name, "", type, {}};
-    EXPECT_EQ(prometheus_name(otlp_name(f)), name);
-    EXPECT_EQ(otlp_name(f).name.rfind("jvmsight.", 0), 0u) << name;
-  }
 }
 
 TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
   MetricFamilies f;
   // What /metrics serves with both client_java generations.
   for (const char* name : {"jvm_memory_pool_used_bytes", "jvm_memory_pool_bytes_used"}) {
-    auto& used = add_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory pool.");
+    auto& used = add_uncatalogued_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory pool.");
     add_sample(used, 40, {{"pool", "Metaspace"}});
     used.samples.back().otlp_attributes = {{"jvm.memory.type", "non_heap"}};
   }
   for (const char* name : {"jvm_memory_pool_max_bytes", "jvm_memory_pool_bytes_max"}) {
-    auto& max = add_family(f, name, MetricType::gauge, "Max bytes of a given JVM memory pool.");
+    auto& max = add_uncatalogued_family(f, name, MetricType::gauge, "Max bytes of a given JVM memory pool.");
     add_sample(max, -1, {{"pool", "Metaspace"}});  // undefined
     add_sample(max, 512, {{"pool", "G1 Old Gen"}});
   }
   for (const char* name : {"jvm_memory_used_bytes", "jvm_memory_bytes_used"}) {
-    auto& used = add_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory area.");
+    auto& used = add_uncatalogued_family(f, name, MetricType::gauge, "Used bytes of a given JVM memory area.");
     add_sample(used, 100, {{"area", "heap"}});
     add_sample(used, 50, {{"area", "nonheap"}});
   }
-  add_sample(add_family(f, "jvm_info", MetricType::gauge, "VM version info"), 1, {{"version", "17"}});
-  add_sample(add_family(f, "jvm_classes_loaded", MetricType::gauge, "loaded"), 900);
-  add_sample(add_family(f, "jvm_classes_loaded_total", MetricType::counter, "loaded"), 950);
-  add_sample(add_family(f, "jvm_buffer_pool_used_buffers", MetricType::gauge, "buffers"), 3, {{"pool", "direct"}});
-  add_sample(add_family(f, "process_cpu_seconds_total", MetricType::counter, "cpu"), 1.5);
-  auto& states = add_family(f, "jvm_threads_state", MetricType::gauge, "states");
+  add_sample(add_uncatalogued_family(f, "jvm_info", MetricType::gauge, "VM version info"), 1, {{"version", "17"}});
+  add_sample(add_uncatalogued_family(f, "jvm_classes_loaded", MetricType::gauge, "loaded"), 900);
+  add_sample(add_uncatalogued_family(f, "jvm_classes_loaded_total", MetricType::counter, "loaded"), 950);
+  add_sample(add_uncatalogued_family(f, "jvm_buffer_pool_used_buffers", MetricType::gauge, "buffers"), 3,
+             {{"pool", "direct"}});
+  add_sample(add_uncatalogued_family(f, "process_cpu_seconds_total", MetricType::counter, "cpu"), 1.5);
+  auto& states = add_uncatalogued_family(f, "jvm_threads_state", MetricType::gauge, "states");
   add_sample(states, 4, {{"state", "RUNNABLE"}});
   add_sample(states, 0, {{"state", "UNKNOWN"}});
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "0.1.0");
@@ -359,8 +338,8 @@ TEST(MetricConversion, RuntimeFamiliesUnderTheJvmConventionsEachOnce) {
 // collectors emit them: the daemon split wins either way.
 TEST(MetricConversion, SharedNameDoesNotDependOnEmissionOrder) {
   MetricFamilies f;
-  add_sample(add_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
-  add_sample(add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon"), 4,
+  add_sample(add_uncatalogued_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
+  add_sample(add_uncatalogued_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon"), 4,
              {{"state", "WAITING"}, {"daemon", "true"}});
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "v");
   Request r = convert(c, f, 2'000'000'000);
@@ -373,10 +352,10 @@ TEST(MetricConversion, SharedNameDoesNotDependOnEmissionOrder) {
 
 TEST(MetricConversion, ThreadCountByDaemonAndState) {
   MetricFamilies f;
-  auto& by_daemon = add_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon");
+  auto& by_daemon = add_uncatalogued_family(f, "jvmsight_threads_state_by_daemon", MetricType::gauge, "by daemon");
   add_sample(by_daemon, 4, {{"state", "WAITING"}, {"daemon", "true"}});
   add_sample(by_daemon, 1, {{"state", "WAITING"}, {"daemon", "false"}});
-  add_sample(add_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
+  add_sample(add_uncatalogued_family(f, "jvm_threads_state", MetricType::gauge, "by state"), 5, {{"state", "WAITING"}});
   MetricConverter c(TemporalityPreference::cumulative, start_ns, "v");
   Request r = convert(c, f, 2'000'000'000);
   int count_metrics = 0;
