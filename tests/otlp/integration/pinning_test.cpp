@@ -118,9 +118,9 @@ TEST_P(VirtualThreadPinning, CountsAndDurationsMatchJfr) {
   EXPECT_EQ(scraped.count, truth.count);
   EXPECT_EQ(pushed.count, truth.count);
   // Both time the same park; JFR's span starts a little earlier on 24+
-  // (at the failed yield).
-  EXPECT_NEAR(scraped.seconds, truth.seconds, 0.15 * truth.seconds);
-  EXPECT_NEAR(pushed.seconds, truth.seconds, 0.15 * truth.seconds);
+  // (at the failed yield); 50 ms more for one scheduling hiccup on a busy machine.
+  EXPECT_NEAR(scraped.seconds, truth.seconds, 0.15 * truth.seconds + 0.05);
+  EXPECT_NEAR(pushed.seconds, truth.seconds, 0.15 * truth.seconds + 0.05);
 }
 
 // JVM TI gives breakpoints to one agent at a time, and JDWP stops the JVM
