@@ -39,20 +39,16 @@ void GcPauseMatcher::add_notification(GcNotification n) {
   }
 }
 
-// A collection starting at s (truncated ms) starts inside pause [P.s, P.e]
-// for offsets D with P.s - 1 < s + D <= P.e, i.e. D in (P.s - s - 1, P.e - s].
-// Only its start: a collection's end is stamped after the work, and on a
-// busy host the GC thread can be descheduled between that stamp and JVM TI's
-// GarbageCollectionFinish: measured up to 28 ms past the pause with two CPU
-// hogs per core, which pulled the offset 0.5-0.8 ms off and left pauses
-// unattributed. Starts stayed within the truncation. Sweep all pairings and keep the offset covered most often; on a
+// A collection timed [s, e] in truncated ms lies inside pause [P.s, P.e] for
+// offsets D with P.s - 1 < s + D and e + D <= P.e, i.e. D in (P.s - s - 1,
+// P.e - e]. Sweep all pairings and keep the offset covered most often; on a
 // tie keep the previous offset, so a settled estimate does not wander.
 void GcPauseMatcher::calibrate() {
   std::vector<std::pair<double, int>> events;
   for (const auto& p : recent_pauses_) {
     for (const auto& n : recent_notes_) {
       double lo = ms(p.start_mono_ns) - static_cast<double>(n.start_ms) - 1 - slack_ms;
-      double hi = ms(p.end_mono_ns) - static_cast<double>(n.start_ms) + slack_ms;
+      double hi = ms(p.end_mono_ns) - static_cast<double>(n.end_ms) + slack_ms;
       if (lo >= hi) continue;
       events.push_back({lo, +1});
       events.push_back({hi, -1});
@@ -83,7 +79,8 @@ void GcPauseMatcher::calibrate() {
 
 bool GcPauseMatcher::inside(const Note& note, const RawGcPause& p, double slack) const {
   double s = static_cast<double>(note.n.start_ms) + *offset_ms_;
-  return s > ms(p.start_mono_ns) - 1 - slack && s <= ms(p.end_mono_ns) + slack;
+  double e = static_cast<double>(note.n.end_ms) + *offset_ms_;
+  return s > ms(p.start_mono_ns) - 1 - slack && e <= ms(p.end_mono_ns) + slack;
 }
 
 bool GcPauseMatcher::fits_a_later_pause(const Note& note) const {
@@ -128,7 +125,8 @@ GcPauseMatcher::Note* GcPauseMatcher::closest_stray_note(const RawGcPause& p) {
   double best = 0;
   for (auto& note : notes_) {
     double s = static_cast<double>(note.n.start_ms) + *offset_ms_;
-    if (note.used || s < lo - 1 || s > hi + slack_ms || needed_by_a_later_pause(note)) continue;
+    double e = static_cast<double>(note.n.end_ms) + *offset_ms_;
+    if (note.used || s < lo - 1 || e > hi + slack_ms || needed_by_a_later_pause(note)) continue;
     double distance = std::abs(s - ms(p.start_mono_ns));
     if (distance <= near_ms && (closest == nullptr || distance < best)) closest = &note, best = distance;
   }

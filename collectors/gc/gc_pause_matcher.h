@@ -7,12 +7,13 @@
 // notification's GcInfo has start/end in whole milliseconds since an origin
 // the JVM does not expose (measured: 10-110 ms after the RuntimeMXBean
 // uptime origin, different on every run). So the matcher first finds that
-// offset from the data: the offset at which the most collections start
+// offset from the data: the offset at which the most notifications fall
 // inside a pause (each pairing allows an interval of offsets; take the point
-// covered by most intervals). Then a notification belongs to the pause its
-// collection started in (its end is stamped late on a busy host). One pause may hold several collections (Parallel's
-// full GC on JDK 17 runs a scavenge first: two notifications, one pause); a pause with none (G1 Remark/Cleanup on JDK
-// 17, pauses before the listener was installed) is reported as collector "unknown".
+// covered by most intervals). Then a notification belongs to the pause it
+// falls inside. One pause may hold several collections (Parallel's full GC
+// on JDK 17 runs a scavenge first: two notifications, one pause); a pause
+// with none (G1 Remark/Cleanup on JDK 17, pauses before the listener was
+// installed) is reported as collector "unknown".
 #include <cstdint>
 #include <deque>
 #include <optional>

@@ -189,10 +189,13 @@ TEST_P(GcPauses, CountsAndTimesMatchGarbageCollectorMXBeans) {
 
 // Attribution by GC notification is a match on millisecond timestamps.
 // Counts are exact: every pause is there and none is given to the wrong
-// collector. At most 2 may stay "unknown" (their notification then counts as
-// unmatched): with two CPU hogs per core, 3 of 80 runs left one of 34-62
-// pauses unknown, none left two (docs/METRICS.md, GC, known limits).
-constexpr long unattributed_allowed = 2;
+// collector. At most one in 10 (at least 2) may stay "unknown" (its
+// notification then counts as unmatched). Measured with two CPU hogs per
+// core, jdk25 G1: 1 of 25 runs left 3 of 32 pauses unknown (few long
+// back-to-back pauses at the start let the clock offset settle one
+// collection off), none of the other 24 any (docs/METRICS.md, GC, known
+// limits).
+long unattributed_allowed(long pauses) { return std::max(2L, pauses / 10); }
 // Returns "" when `seen` is `want` up to that, else why not.
 // unknown_unpredictable: G1 before JDK 20, whose Remark/Cleanup pauses are
 // "unknown" in numbers no bean tells.
@@ -213,7 +216,7 @@ std::string attribution_differs(const std::map<std::string, long>& seen, const s
     missing += w - (it == seen.end() ? 0 : it->second);
   }
   if (unattributed) *unattributed = missing;
-  if (missing > unattributed_allowed) return std::to_string(missing) + " unattributed";
+  if (missing > unattributed_allowed(want_total)) return std::to_string(missing) + " unattributed";
   return "";
 }
 
@@ -261,7 +264,7 @@ void GcPauses::check_counts_and_times(AgentJvm& jvm, bool notifications) {
     EXPECT_LE(n, stw.count(name) ? stw[name] : 0) << name << ": more collections in pauses than the bean counted";
   }
   for (const auto& [name, n] : stw) stw_total += n;
-  const long slack = unattributed_allowed;
+  const long slack = unattributed_allowed(stw_total);
   EXPECT_LE(in_pauses, stw_total);
   EXPECT_GE(in_pauses, stw_total - slack) << "every stop-the-world collection lies inside a JVM TI pause";
   EXPECT_LE(jvm.scrape().value("jvmsight_gc_notifications_unmatched_total").value_or(-1), double(slack));
