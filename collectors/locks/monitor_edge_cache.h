@@ -9,9 +9,9 @@
 // cycle, which bounds what a silent change of owner (an uncontended barging
 // acquire) could hide. Where a fresh read is dear, reuse goes on past
 // max_reuse until fresh_spacing times its cost has passed (at most
-// max_reuse_time): before JDK 16 its monitor queries are safepoints, 5-40 ms
-// of VM thread at 10,000 threads on JDK 8 (about 0.1 ms on 17+, where
-// max_reuse decides). Pure: no JVM.
+// max_reuse_time): on JDK 8 its two monitor queries are safepoints, 5-40 ms
+// of VM thread each at 10,000 threads (0.1-1 ms on 17+, where max_reuse
+// decides). Pure: no JVM.
 #include <jni.h>
 
 #include <chrono>

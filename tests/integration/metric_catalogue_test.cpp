@@ -116,7 +116,7 @@ TEST_P(MetricCatalogueScrape, EveryServedFamilyIsCataloguedAndEveryCataloguedOne
   EXPECT_EQ(mismatches(served), "");
 }
 
-JVMSIGHT_ALL_JDKS(MetricCatalogueScrape);
+JVMSIGHT_CORE_JDKS(MetricCatalogueScrape);
 
 }  // namespace
 }  // namespace jvmsight::test

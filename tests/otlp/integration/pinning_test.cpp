@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "tests/harness/http_client.h"
 #include "tests/harness/prometheus_text.h"
@@ -136,6 +137,27 @@ TEST_P(VirtualThreadPinning, ADebuggerLoadedAfterKeepsItsBreakpoints) {
   const std::string err = jvm.process->err();
   EXPECT_NE(err.find("pinning is not counted: -agentlib:jdwp"), std::string::npos) << err;
   EXPECT_EQ(err.find("JDWP unable"), std::string::npos) << err;
+}
+
+// JVM TI grants breakpoints only while agents load at startup: attached
+// later, the family is absent and one info line says why.
+TEST_P(VirtualThreadPinning, AttachedLaterSaysWhyItIsAbsent) {
+  const Jdk& jdk = GetParam();
+  if (jdk.feature < 21) GTEST_SKIP() << jdk.name << " has no virtual threads: no breakpoints are asked for";
+  TempDir dir;
+  Process p(java_command(jdk, {}, "VirtualPinning"), {{"JAVA_TOOL_OPTIONS", ""}});
+  ASSERT_TRUE(p.wait_for_line("READY", 60s)) << p.err();
+  Completed attach = attach_agent(jdk, p.pid(), agent_path(), "port=0,host=127.0.0.1,portfile=" + dir.path("port"),
+                                  false, {{"JAVA_TOOL_OPTIONS", ""}});
+  ASSERT_EQ(attach.exit_code, 0) << attach.out << attach.err;
+  auto port = read_portfile(dir.path("port"), 30s);
+  ASSERT_TRUE(port) << p.err();
+  const std::string line = "virtual-thread pinning is not counted: JVM TI grants breakpoints only to an agent loaded";
+  for (auto until = std::chrono::steady_clock::now() + 10s;
+       p.err().find(line) == std::string::npos && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_NE(p.err().find(line), std::string::npos) << p.err();
+  EXPECT_EQ(PromScrape(http_get(*port, "/metrics").body).type_of(family), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, VirtualThreadPinning, ::testing::ValuesIn(core_jdks()),
