@@ -20,7 +20,9 @@ class CollectorSet {
   struct Named {
     std::string name;
     Collector* collector;
+    bool warned = false;
   };
+  void collect_one(Named& c, MetricFamilies& out);
   std::vector<Named> collectors_;
 };
 
