@@ -68,7 +68,7 @@ MetricDef own(std::string name, MetricType type, std::string help, std::string c
     otlp.unit = "s";
   }
   otlp.name = "jvmsight." + base;
-  return {std::move(name), "", type, std::move(help), std::move(collector), std::move(otlp)};
+  return {std::move(name), "", type, std::move(help), std::move(collector), std::move(otlp), ""};
 }
 
 }  // namespace catalogue

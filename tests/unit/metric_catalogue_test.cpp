@@ -66,7 +66,9 @@ TEST(MetricCatalogue, NamesAreUniqueAndSharedOtlpNamesAgree) {
   std::map<std::string, const MetricDef*> by_otlp;
   for (const auto& row : metric_catalogue()) {
     EXPECT_TRUE(names.insert(row.name).second) << row.name;
-    if (!row.v0_name.empty()) EXPECT_TRUE(names.insert(row.v0_name).second) << row.v0_name;
+    if (!row.v0_name.empty()) {
+      EXPECT_TRUE(names.insert(row.v0_name).second) << row.v0_name;
+    }
     EXPECT_FALSE(row.collector.empty()) << row.name;
     EXPECT_FALSE(row.help.empty()) << row.name;
     if (row.otlp.name.empty()) continue;

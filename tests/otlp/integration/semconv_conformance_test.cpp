@@ -278,7 +278,9 @@ TEST_P(SemconvConformance, EveryExportMatchesTheConventionsAndTheCatalogue) {
         kv.value().has_int_value() ? std::to_string(kv.value().int_value()) : kv.value().string_value();
     EXPECT_TRUE(semconv().attributes.count(kv.key())) << kv.key() << " is no convention";
     auto e = semconv().enums.find(kv.key());
-    if (e != semconv().enums.end()) EXPECT_TRUE(e->second.count(resource[kv.key()])) << kv.key();
+    if (e != semconv().enums.end()) {
+      EXPECT_TRUE(e->second.count(resource[kv.key()])) << kv.key();
+    }
   }
   auto props = jvm_properties(jdk());
   EXPECT_EQ(resource["service.name"], "unknown_service:java");
