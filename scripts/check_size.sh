@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails, naming them, on production files over 350 lines and functions over
-# 60 lines (docs/ARCHITECTURE.md, "Naming"). Production: the C and C++ files
-# outside tests/, fuzz/ and bench/. Function length is clang-tidy's
+# 60 lines (docs/ARCHITECTURE.md, "Naming"). Production: the C, C++ and Java
+# files outside tests/, fuzz/ and bench/ (the Java is the helper class the
+# agent defines in the JVM; its functions are short by review, not measured). Function length is clang-tidy's
 # readability-function-size (Debian's clang-tidy 14, a real C++ parser, so
 # lambdas, macros and raw strings count right): the lines from a body's
 # opening brace to its closing one, with the flags of the build's
@@ -18,7 +19,7 @@ PRODUCTION='^(agent|collectors|common|exporters|injector|loader|model)/'
 cd "$ROOT"
 failed=0
 
-mapfile -t files < <(git ls-files '*.h' '*.cpp' '*.c' | grep -E "$PRODUCTION")
+mapfile -t files < <(git ls-files '*.h' '*.cpp' '*.c' '*.java' | grep -E "$PRODUCTION")
 long_files=$(wc -l "${files[@]}" | awk -v max=$MAX_FILE_LINES '$2 != "total" && $1 > max {print "  " $2 ": " $1 " lines"}')
 if [ -n "$long_files" ]; then
   echo "production files over $MAX_FILE_LINES lines:" >&2

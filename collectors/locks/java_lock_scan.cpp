@@ -7,9 +7,27 @@
 
 namespace jvmsight {
 
-// The compiled JvmsightLockScan class, embedded at build time.
+// The compiled JvmsightLockScan and JvmsightUnsafe classes, embedded at build time.
 extern const unsigned char lock_scan_class[];
 extern const size_t lock_scan_class_size;
+extern const unsigned char lock_unsafe_class[];
+extern const size_t lock_unsafe_class_size;
+
+namespace {
+
+// Defines a class in the bootstrap loader (null), which puts it in java.base
+// next to AbstractOwnableSynchronizer, or finds it from an earlier load of
+// the agent in this JVM; null if this JVM refuses it.
+jclass define_boot_class(JNIEnv* jni, const char* name, const unsigned char* bytes, size_t size) {
+  jclass cls = jni->DefineClass(name, nullptr, reinterpret_cast<const jbyte*>(bytes), static_cast<jsize>(size));
+  if (cls != nullptr) return cls;
+  jni->ExceptionClear();  // already defined by an earlier load of the agent
+  cls = jni->FindClass(name);
+  if (cls == nullptr) jni->ExceptionClear();
+  return cls;
+}
+
+}  // namespace
 
 JavaLockScan::JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni) : jvmti_(jvmti), jni_(jni) { ok_ = define(); }
 
@@ -45,19 +63,16 @@ bool JavaLockScan::gather(jobjectArray threads, jintArray out) {
 
 bool JavaLockScan::define() {
   LocalFrame frame(jni_, 4);
-  const char* name = "java/util/concurrent/locks/JvmsightLockScan";
-  // The bootstrap loader (null) puts it in java.base, next to AbstractOwnableSynchronizer.
-  jclass cls = jni_->DefineClass(name, nullptr, reinterpret_cast<const jbyte*>(lock_scan_class),
-                                 static_cast<jsize>(lock_scan_class_size));
+  // JvmsightUnsafe first: JvmsightLockScan links against it, and the
+  // bootstrap loader finds it only once defined.
+  jclass cls =
+      define_boot_class(jni_, "java/util/concurrent/locks/JvmsightUnsafe", lock_unsafe_class, lock_unsafe_class_size);
+  if (cls != nullptr)
+    cls = define_boot_class(jni_, "java/util/concurrent/locks/JvmsightLockScan", lock_scan_class, lock_scan_class_size);
   if (cls == nullptr) {
-    jni_->ExceptionClear();  // already defined by an earlier load of the agent in this JVM
-    cls = jni_->FindClass(name);
-    if (cls == nullptr) {
-      // A JVM that refuses a class in java.base from the agent: not a warning.
-      jni_->ExceptionClear();
-      log::info("JvmsightLockScan could not be defined: threads are read through JNI, one call per thread");
-      return false;
-    }
+    // A JVM that refuses a class in java.base from the agent: not a warning.
+    log::info("JvmsightLockScan could not be defined: threads are read through JNI, one call per thread");
+    return false;
   }
   scan_method_ = jni_->GetStaticMethodID(cls, "scan", "([Ljava/lang/Thread;[I[I[Ljava/lang/Object;Z)I");
   ids_method_ = jni_->GetStaticMethodID(cls, "ids", "([Ljava/lang/Thread;)[J");

@@ -1,6 +1,7 @@
 #pragma once
-// The background deadlock check's first pass, in Java: JvmsightLockScan
-// (collectors/java/...), compiled at build time, embedded in the agent, and
+// The background deadlock check's first pass, in Java: JvmsightLockScan and
+// the JvmsightUnsafe it reads fields with (collectors/locks/java/...),
+// compiled at build time, embedded in the agent, and
 // defined by the bootstrap loader in java.util.concurrent.locks so it may call
 // AbstractOwnableSynchronizer.getExclusiveOwnerThread. Through JNI every
 // field read costs a VM transition; JIT-compiled Java reads a thread's status

@@ -3,7 +3,6 @@ package java.util.concurrent.locks;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,8 +21,8 @@ import java.util.stream.Stream;
  * (statuses): one JNI call per scrape instead of one per thread.
  * Defined by the agent in the bootstrap loader in this package, the only way
  * to call the protected getExclusiveOwnerThread without opening java.base.
- * One class file for JDK 8 to 25 (compiled --release 8): the Unsafe it reads
- * fields with is looked up at class initialisation (see UNSAFE).
+ * One class file for JDK 8 to 25 (compiled --release 8): it reads fields
+ * through JvmsightUnsafe, which finds this JDK's Unsafe.
  */
 final class JvmsightLockScan {
     private JvmsightLockScan() {}
@@ -32,16 +31,6 @@ final class JvmsightLockScan {
     private static final int BLOCKED_ON_MONITOR_ENTER = 0x400;
     private static final int PARKED = 0x200;
 
-    // Unsafe, whichever this JDK has: jdk.internal.misc.Unsafe (JDK 9+, in
-    // this module) or sun.misc.Unsafe (JDK 8), with its accessors as method
-    // handles bound to it, found by name (getReference since JDK 12,
-    // getObject before). Static final handles are constants to the JIT: a
-    // compiled GET_INT.invokeExact is the same plain load as a direct
-    // Unsafe.getInt. Null where none is found; status() then asks getState().
-    private static final Object UNSAFE = findUnsafe();
-    private static final MethodHandle GET_INT = unsafeMethod("getInt", int.class, Object.class, long.class);
-    private static final MethodHandle GET_REFERENCE =
-            unsafeMethod(new String[] {"getReference", "getObject"}, Object.class, Object.class, long.class);
     // Where the status word is: Thread.threadStatus (JDK 8-17), or
     // Thread.holder.threadStatus (JDK 19+). STATUS < 0: neither; use getState().
     private static final long STATUS;
@@ -50,104 +39,17 @@ final class JvmsightLockScan {
     static {
         long status = -1, holder = -1;
         try {
-            status = offset(Thread.class, "threadStatus");
+            status = JvmsightUnsafe.offset(Thread.class, "threadStatus");
         } catch (ReflectiveOperationException | RuntimeException | Error e) {
             try {
-                holder = offset(Thread.class, "holder");
-                status = offset(Class.forName("java.lang.Thread$FieldHolder"), "threadStatus");
+                holder = JvmsightUnsafe.offset(Thread.class, "holder");
+                status = JvmsightUnsafe.offset(Class.forName("java.lang.Thread$FieldHolder"), "threadStatus");
             } catch (ReflectiveOperationException | RuntimeException | Error e2) {
                 status = holder = -1;
             }
         }
-        STATUS = GET_INT != null && GET_REFERENCE != null ? status : -1;
+        STATUS = JvmsightUnsafe.available() ? status : -1;
         HOLDER = holder;
-    }
-
-    private static Object findUnsafe() {
-        for (String name : new String[] {"jdk.internal.misc.Unsafe", "sun.misc.Unsafe"}) {
-            try {
-                Field f = Class.forName(name).getDeclaredField("theUnsafe");
-                f.setAccessible(true);
-                return f.get(null);
-            } catch (ReflectiveOperationException | RuntimeException | Error e) {
-                // the next one
-            }
-        }
-        return null;
-    }
-
-    private static MethodHandle unsafeMethod(String name, Class<?> result, Class<?>... params) {
-        return unsafeMethod(new String[] {name}, result, params);
-    }
-
-    /** The first of these Unsafe methods that exists, bound to UNSAFE; null if none. */
-    private static MethodHandle unsafeMethod(String[] names, Class<?> result, Class<?>... params) {
-        if (UNSAFE == null) return null;
-        for (String name : names) {
-            try {
-                return lookup().findVirtual(UNSAFE.getClass(), name, MethodType.methodType(result, params)).bindTo(UNSAFE);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // the next name
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Ours (JDK 9+: this module's jdk.internal.misc), or the public one on
-     * JDK 8, which refuses a full lookup to bootstrap classes in java.* but
-     * reaches sun.misc.Unsafe's public methods without it.
-     */
-    private static MethodHandles.Lookup lookup() {
-        try {
-            return MethodHandles.lookup();
-        } catch (IllegalArgumentException e) {
-            return MethodHandles.publicLookup();
-        }
-    }
-
-    private static long offset(Class<?> c, String field) throws ReflectiveOperationException {
-        MethodHandle offset = unsafeMethod("objectFieldOffset", long.class, Field.class);
-        if (offset == null) throw new NoSuchMethodException("objectFieldOffset");
-        try {
-            return (long) offset.invoke(c.getDeclaredField(field));
-        } catch (Throwable e) {
-            throw unchecked(e);
-        }
-    }
-
-    /** Calls the first of these Unsafe methods that exists, with args (the receiver bound). Warm-up only, not hot. */
-    private static Object callUnsafe(String[] names, Class<?> result, Class<?>[] params, Object... args)
-            throws ReflectiveOperationException {
-        MethodHandle m = unsafeMethod(names, result, params);
-        if (m == null) throw new NoSuchMethodException(names[0]);
-        try {
-            return m.invokeWithArguments(args);
-        } catch (Throwable e) {
-            throw unchecked(e);
-        }
-    }
-
-    /** What a method handle threw, to rethrow: errors as they are, checked exceptions wrapped. */
-    private static RuntimeException unchecked(Throwable e) {
-        if (e instanceof Error) throw (Error) e;
-        return e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
-    }
-
-    private static int getInt(Object o, long offset) {
-        try {
-            return (int) GET_INT.invokeExact(o, offset);
-        } catch (Throwable e) {
-            throw unchecked(e);
-        }
-    }
-
-    private static Object getReference(Object o, long offset) {
-        try {
-            return (Object) GET_REFERENCE.invokeExact(o, offset);
-        } catch (Throwable e) {
-            throw unchecked(e);
-        }
     }
 
     // JDK 21+: every thread, virtual ones included, is listed by the thread
@@ -231,24 +133,28 @@ final class JvmsightLockScan {
     }
 
     private static Object syncOf(Object lock) throws ReflectiveOperationException {
-        return getReference(lock, offset(lock.getClass(), "sync"));
+        return JvmsightUnsafe.getReference(lock, JvmsightUnsafe.offset(lock.getClass(), "sync"));
     }
 
     /** A Thread object that was never constructed, with this status word and park blocker. */
     private static Thread fakeThread(int status, Object blocker) throws ReflectiveOperationException {
         if (STATUS < 0) throw new IllegalStateException("no status word");
-        Class<?>[] ref = {Object.class, long.class, Object.class};
-        String[] putReference = {"putReference", "putObject"};
-        Thread t = (Thread) callUnsafe(new String[] {"allocateInstance"}, Object.class, new Class<?>[] {Class.class}, Thread.class);
-        Object word = t;
-        if (HOLDER >= 0) {
-            word = callUnsafe(new String[] {"allocateInstance"}, Object.class, new Class<?>[] {Class.class},
-                              Class.forName("java.lang.Thread$FieldHolder"));
-            callUnsafe(putReference, void.class, ref, t, HOLDER, word);
-        }
-        callUnsafe(new String[] {"putInt"}, void.class, new Class<?>[] {Object.class, long.class, int.class}, word, STATUS, status);
-        callUnsafe(putReference, void.class, ref, t, offset(Thread.class, "parkBlocker"), blocker);
+        Thread t = (Thread) allocate(Thread.class);
+        Object word = HOLDER >= 0 ? allocate(Class.forName("java.lang.Thread$FieldHolder")) : t;
+        if (HOLDER >= 0) putReference(t, HOLDER, word);
+        JvmsightUnsafe.call(new String[] {"putInt"}, void.class, new Class<?>[] {Object.class, long.class, int.class},
+                            word, STATUS, status);
+        putReference(t, JvmsightUnsafe.offset(Thread.class, "parkBlocker"), blocker);
         return t;
+    }
+
+    private static Object allocate(Class<?> c) throws ReflectiveOperationException {
+        return JvmsightUnsafe.call(new String[] {"allocateInstance"}, Object.class, new Class<?>[] {Class.class}, c);
+    }
+
+    private static void putReference(Object o, long offset, Object value) throws ReflectiveOperationException {
+        JvmsightUnsafe.call(new String[] {"putReference", "putObject"}, void.class,
+                            new Class<?>[] {Object.class, long.class, Object.class}, o, offset, value);
     }
 
     /** The threads' ids, read once per list: in scan each would be one more cache miss per candidate. */
@@ -391,8 +297,8 @@ final class JvmsightLockScan {
 
     private static int status(Thread t) {
         if (STATUS >= 0) {
-            Object holder = HOLDER >= 0 ? getReference(t, HOLDER) : t;
-            return holder == null ? 0 : getInt(holder, STATUS);
+            Object holder = HOLDER >= 0 ? JvmsightUnsafe.getReference(t, HOLDER) : t;
+            return holder == null ? 0 : JvmsightUnsafe.getInt(holder, STATUS);
         }
         // No switch: on an enum it compiles to a second class (JvmsightLockScan$1) the agent does not define.
         Thread.State s = t.getState();
