@@ -21,7 +21,8 @@
 #               10,000 threads, idle and pileup mixes (bench/deadlock_check_bench.sh; ~14 min)
 #   memory      RSS added by the agent at 100 and 10,000 threads, without
 #               and with OTLP (bench/otlp_cost.sh; 10 min)
-#   scrape      a whole /metrics at 10,000 threads (bench/whole_scrape.sh; ~2 min)
+#   scrape      a whole /metrics at 10,000 threads, 3 JVMs per JDK
+#               (bench/whole_scrape.sh; 3.5 min)
 #   pileup      lock pileups at 100-30,000 threads (bench/pileup.sh; ~8 min)
 #   gc          the GC pause histogram against the MXBean totals, G1, every
 #               JDK (0.5 min); plot docs/gc_histogram.png

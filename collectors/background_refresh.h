@@ -21,9 +21,15 @@ class BackgroundRefresh {
  public:
   using Clock = std::chrono::steady_clock;
 
+  // The defaults: at most 0.5% of a core, at most once a second.
   static constexpr std::chrono::milliseconds min_interval{1000};
-  static constexpr int cost_spacing = 200;  // at most 0.5% of a core
+  static constexpr int cost_spacing = 200;
   static constexpr std::chrono::minutes demand_window{3};
+
+  BackgroundRefresh() = default;
+  // Work whose result may be older, paced more lightly (the JVM's load readings).
+  BackgroundRefresh(Clock::duration min_interval, int cost_spacing)
+      : min_interval_(min_interval), cost_spacing_(cost_spacing) {}
   // How often the agent thread asks due(); the answer decides.
   static constexpr std::chrono::milliseconds tick{250};
 
@@ -50,7 +56,7 @@ class BackgroundRefresh {
   static Clock::duration thread_cpu() { return std::chrono::nanoseconds(clock_ns(CLOCK_THREAD_CPUTIME_ID)); }
 
   // How often the background redoes it: min_interval, or longer when it is costly.
-  Clock::duration interval() const { return std::max<Clock::duration>(min_interval, cost_spacing * last_cost_); }
+  Clock::duration interval() const { return std::max<Clock::duration>(min_interval_, cost_spacing_ * last_cost_); }
   // The oldest result a collection serves.
   Clock::duration max_age() const { return 2 * interval(); }
 
@@ -66,6 +72,8 @@ class BackgroundRefresh {
   std::optional<Clock::time_point> demanded_at_;
   std::optional<Clock::time_point> done_at_;
   Clock::duration last_cost_{};
+  Clock::duration min_interval_ = min_interval;
+  int cost_spacing_ = cost_spacing;
 };
 
 }  // namespace jvmsight

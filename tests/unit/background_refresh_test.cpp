@@ -43,6 +43,19 @@ TEST(BackgroundRefresh, CostlyWorkIsSpacedToAFixedShareOfACore) {
   EXPECT_TRUE(r.stale(t0 + 8021ms));
 }
 
+TEST(BackgroundRefresh, ALighterPaceSpacesCheapAndCostlyWorkFurther) {
+  BackgroundRefresh r(5s, 1000);
+  const Clock::time_point t0{};
+  r.demanded(t0);
+  r.done(t0 + 1ms, 1ms);
+  EXPECT_FALSE(r.due(t0 + 4s)) << "cheap work: the minimum interval, not the default second";
+  EXPECT_TRUE(r.due(t0 + 5001ms));
+  r.done(t0 + 10s, 35ms);
+  EXPECT_EQ(r.interval(), 35s) << "costly work: 1000 times its cost, 0.1% of a core";
+  EXPECT_FALSE(r.stale(t0 + 80s));
+  EXPECT_TRUE(r.stale(t0 + 80001ms));
+}
+
 TEST(BackgroundRefresh, StopsWhenNobodyCollectsAnyMore) {
   BackgroundRefresh r;
   const Clock::time_point t0{};
