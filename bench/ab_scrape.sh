@@ -34,7 +34,6 @@ run() {  # run JDK AGENT BENCH: appends the RESULT line's key=value pairs to wor
     -cp "$CLASSES" "${args[@]}" 2>"$work/err" | sed -n 's/^RESULT //p' >>"$work/$bench.$tag" ||
     echo "$(basename "$jdk") $bench $tag failed: $(tail -1 "$work/err")" >&2
 }
-m() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | median; }
 echo "Command: \`bench/ab_scrape.sh A B $PAIRS $THREADS $ROUNDS\` ($(date -u +%Y-%m-%d), $(nproc) cores," \
   "load average before: $(cut -d' ' -f1-3 /proc/loadavg)); A=$A, B=$B; medians of $PAIRS runs each, interleaved."
 echo
@@ -53,10 +52,10 @@ for jdk in "${JDKS[@]}"; do
     [ -s "$work/$bench.a" ] && [ -s "$work/$bench.b" ] || continue
     key=scrape_ms
     [ "$bench" = pileup ] && key=agent_ms
-    ca=$(m "$work/$bench.a" scrape_cpu_ms) cb=$(m "$work/$bench.b" scrape_cpu_ms)
+    ca=$(field_median "$work/$bench.a" scrape_cpu_ms) cb=$(field_median "$work/$bench.b" scrape_cpu_ms)
     echo "| $(basename "$jdk") | $bench | $ca | $cb | $(python3 -c "print(f'{$cb/$ca:.2f}')") |" \
-      "$(m "$work/$bench.a" http_ms) | $(m "$work/$bench.b" http_ms) | $(m "$work/$bench.a" $key) |" \
-      "$(m "$work/$bench.b" $key) |"
+      "$(field_median "$work/$bench.a" http_ms) | $(field_median "$work/$bench.b" http_ms) | $(field_median "$work/$bench.a" $key) |" \
+      "$(field_median "$work/$bench.b" $key) |"
     # Every run, for the spread: JDK bench build scrape_cpu_ms...
     echo "$(basename "$jdk") $bench A: $(tr ' ' '\n' <"$work/$bench.a" | sed -n 's/^scrape_cpu_ms=//p' | tr '\n' ' ')" >&2
     echo "$(basename "$jdk") $bench B: $(tr ' ' '\n' <"$work/$bench.b" | sed -n 's/^scrape_cpu_ms=//p' | tr '\n' ' ')" >&2

@@ -28,6 +28,8 @@ compile_bench() {
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# field_median FILE KEY: the median of KEY's values over FILE's RESULT lines (key=value pairs).
+field_median() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | median; }
 
 # write_section NAME FILE: replaces the section NAME of docs/BENCHMARKS.md with FILE's content.
 write_section() {

@@ -28,7 +28,7 @@ for jdk in $(bench_jdks); do
     echo "$(basename "$jdk"): $line"
     echo "$line" >>"$runs"
   done
-  m() { tr ' ' '\n' <"$runs" | sed -n "s/^$1=//p" | median; }
+  m() { field_median "$runs" "$1"; }
   mx=$(m mx_cpu_ms) cpu=$(m scrape_cpu_ms)
   echo "| $(basename "$jdk") | $(m live) | $(m mx_ms) | $(m http_ms) | $(m scrape_ms) | $(m runtime_ms) | $(m bytes) |" \
     "$(awk -v a="$(m mx_ms)" -v b="$(m http_ms)" 'BEGIN {printf "%.1f", a / b}')x | $mx | $cpu |" \

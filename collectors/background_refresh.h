@@ -25,13 +25,13 @@ class BackgroundRefresh {
   static constexpr std::chrono::milliseconds min_interval{1000};
   static constexpr int cost_spacing = 200;
   static constexpr std::chrono::minutes demand_window{3};
+  // How often the agent thread asks due(); the answer decides.
+  static constexpr std::chrono::milliseconds tick{250};
 
   BackgroundRefresh() = default;
   // Work whose result may be older, paced more lightly (the JVM's load readings).
-  BackgroundRefresh(Clock::duration min_interval, int cost_spacing)
-      : min_interval_(min_interval), cost_spacing_(cost_spacing) {}
-  // How often the agent thread asks due(); the answer decides.
-  static constexpr std::chrono::milliseconds tick{250};
+  BackgroundRefresh(Clock::duration least_interval, int spacing)
+      : min_interval_(least_interval), cost_spacing_(spacing) {}
 
   // A collection wants the result now.
   void demanded(Clock::time_point now) { demanded_at_ = now; }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fails, naming them, on production files over 350 lines and functions over
 # 60 lines (docs/ARCHITECTURE.md, "Naming"). Production: the C, C++ and Java
-# files outside tests/, fuzz/ and bench/ (the Java is the helper class the
-# agent defines in the JVM; its functions are short by review, not measured). Function length is clang-tidy's
-# readability-function-size (Debian's clang-tidy 14, a real C++ parser, so
-# lambdas, macros and raw strings count right): the lines from a body's
+# files outside tests/, fuzz/ and bench/ (the Java is the helper classes the
+# agent defines in the JVM; their functions are short by review, not
+# measured). Function length is clang-tidy's readability-function-size
+# (Debian's clang-tidy 14, a real C++ parser, so lambdas, macros and raw
+# strings count right): the lines from a body's
 # opening brace to its closing one, with the flags of the build's
 # compile_commands.json. A declarative table written as one function is
 # exempt with `// NOLINT(readability-function-size)` on its first line and a
