@@ -88,6 +88,11 @@ public class PileupBench {
             mx.getThreadInfo(mx.getAllThreadIds());
             double m = (System.nanoTime() - t0) / 1e6;
             double mc = (mx.getCurrentThreadCpuTime() + vmThread.ns() - c0) / 1e6;
+            // getThreadInfo stops the JVM (3.5 s on JDK 8 here), which holds
+            // up the agent's periodic work (the deadlock check, the lock
+            // scan); a scrape right after it would count that work catching
+            // up as its own (1-10 ms on JDK 8, against 0.5 ms alone).
+            Thread.sleep(500);
             long c1 = agentThreads.ns();
             long t1 = System.nanoTime();
             body = AgentMetrics.get(port);

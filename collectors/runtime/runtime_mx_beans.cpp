@@ -30,6 +30,7 @@ bool RuntimeMxBeans::resolve(JNIEnv* jni) {
   mu_committed_ = jni->GetMethodID(usage, "getCommitted", "()J");
   mu_max_ = jni->GetMethodID(usage, "getMax", "()J");
   if (!jni_ok(jni, "MemoryUsage methods")) return false;
+  resolve_usage_fields(jni, usage);
   // Each part on its own: a JVM without one (e.g. no JIT) still gives the rest.
   bool memory = resolve_memory(jni, factory);
   resolve_pools(jni, factory);
@@ -37,6 +38,22 @@ bool RuntimeMxBeans::resolve(JNIEnv* jni) {
   resolve_classes_and_compilation(jni, factory);
   if (!memory) log::warn("MemoryMXBean unavailable: the jvm_memory families are not served");
   return memory;
+}
+
+void RuntimeMxBeans::resolve_usage_fields(JNIEnv* jni, jclass usage) {
+  jfieldID init = jni->GetFieldID(usage, "init", "J");
+  jfieldID used = init ? jni->GetFieldID(usage, "used", "J") : nullptr;
+  jfieldID committed = used ? jni->GetFieldID(usage, "committed", "J") : nullptr;
+  jfieldID max = committed ? jni->GetFieldID(usage, "max", "J") : nullptr;
+  if (jni->ExceptionCheck()) jni->ExceptionClear();  // NoSuchFieldError: the getters serve, as they always can
+  if (max == nullptr) {
+    log::debug("MemoryUsage lacks the fields init, used, committed and max: read through its getters");
+    return;
+  }
+  mu_init_field_ = init;
+  mu_used_field_ = used;
+  mu_committed_field_ = committed;
+  mu_max_field_ = max;
 }
 
 bool RuntimeMxBeans::resolve_memory(JNIEnv* jni, jclass factory) {
@@ -130,6 +147,13 @@ bool RuntimeMxBeans::resolve_classes_and_compilation(JNIEnv* jni, jclass factory
 std::optional<MemoryUsageReading> RuntimeMxBeans::usage_of(JNIEnv* jni, jobject usage) {
   if (usage == nullptr) return std::nullopt;
   MemoryUsageReading r;
+  if (mu_max_field_ != nullptr) {
+    r.init = static_cast<double>(jni->GetLongField(usage, mu_init_field_));
+    r.used = static_cast<double>(jni->GetLongField(usage, mu_used_field_));
+    r.committed = static_cast<double>(jni->GetLongField(usage, mu_committed_field_));
+    r.max = static_cast<double>(jni->GetLongField(usage, mu_max_field_));
+    return r;
+  }
   r.init = static_cast<double>(jni->CallLongMethod(usage, mu_init_));
   r.used = static_cast<double>(jni->CallLongMethod(usage, mu_used_));
   r.committed = static_cast<double>(jni->CallLongMethod(usage, mu_committed_));

@@ -72,7 +72,7 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
   holders_ = std::move(holders);
   // A started thread's daemon flag never changes: read once per listing,
   // not on every walk.
-  daemon_.assign(holders_.size(), false);
+  daemon_.assign(holders_.size(), 0);
   for (size_t i = 0; i < holders_.size(); ++i) daemon_[i] = layout_.daemon_of_holder(jni, holders_[i]);
   ++version_;
   return true;
@@ -140,21 +140,6 @@ void ThreadRoster::read_statuses(JNIEnv* jni) {
   // One JNI call and one copy for all the threads, or one call per thread.
   if (gather_ != nullptr && gather_statuses(jni)) return;
   for (size_t i = 0; i < threads_.size(); ++i) statuses_[i] = status(jni, i);
-}
-
-bool ThreadRoster::for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint, bool)>& visit) {
-  if (!update(jni, jvmti)) return false;
-  read_statuses(jni);
-  for (size_t i = 0; i < threads_.size(); ++i) {
-    const jint s = statuses_[i];
-    if (s & JVMTI_THREAD_STATE_TERMINATED) {
-      stale_ = true;  // drop it at the next update; ThreadMXBean no longer lists it either
-      continue;
-    }
-    if (!(s & JVMTI_THREAD_STATE_ALIVE)) continue;  // not started yet: not a live thread
-    visit(threads_[i], s, daemon_[i]);
-  }
-  return true;
 }
 
 }  // namespace jvmsight

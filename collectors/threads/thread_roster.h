@@ -14,7 +14,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "collectors/threads/thread_layout.h"
@@ -67,8 +66,23 @@ class ThreadRoster {
   // gather that fails is dropped for good.
   void set_status_gather(ThreadStatusGather* gather) { gather_ = gather; }
   // update(), then visit(thread, status, daemon) for every live thread. A
-  // terminated one is skipped and makes the next update refresh.
-  bool for_each(JNIEnv* jni, jvmtiEnv* jvmti, const std::function<void(jthread, jint, bool)>& visit);
+  // terminated one is skipped and makes the next update refresh. A
+  // template: the visit runs once per thread per scrape, inlined.
+  template <class Visit>
+  bool for_each(JNIEnv* jni, jvmtiEnv* jvmti, Visit&& visit) {
+    if (!update(jni, jvmti)) return false;
+    read_statuses(jni);
+    for (size_t i = 0; i < threads_.size(); ++i) {
+      const jint s = statuses_[i];
+      if (s & JVMTI_THREAD_STATE_TERMINATED) {
+        stale_ = true;  // drop it at the next update; ThreadMXBean no longer lists it either
+        continue;
+      }
+      if (!(s & JVMTI_THREAD_STATE_ALIVE)) continue;  // not started yet: not a live thread
+      visit(threads_[i], s, daemon_[i] != 0);
+    }
+    return true;
+  }
 
  private:
   bool resolve_layout(JNIEnv* jni);
@@ -90,8 +104,10 @@ class ThreadRoster {
   ThreadLayout layout_;
   std::vector<jthread> threads_;  // global refs
   std::vector<jobject> holders_;  // global refs: the Thread (JDK < 19) or its FieldHolder
-  std::vector<bool> daemon_;      // Thread.isDaemon() of threads_[i], read once when listed
-  std::vector<jint> statuses_;    // for_each's status words, kept to spare an allocation per walk
+  // Thread.isDaemon() of threads_[i], read once when listed; bytes, not
+  // vector<bool>'s bits: no shift and mask per thread in the walk.
+  std::vector<uint8_t> daemon_;
+  std::vector<jint> statuses_;  // for_each's status words, kept to spare an allocation per walk
   ThreadStatusGather* gather_ = nullptr;
   jobjectArray thread_array_ = nullptr;  // global ref: threads_ as a Thread[], made on demand
   jintArray status_array_ = nullptr;     // global ref: gather's out, as long as threads_

@@ -49,12 +49,12 @@ constexpr jint sub_state_bits[thread_sub_state_count] = {JVMTI_THREAD_STATE_PARK
 
 bool has_sub_state(jint st, ThreadSubState s) { return (st & sub_state_bits[static_cast<size_t>(s)]) != 0; }
 
-void ThreadStateCounts::add(jint st, bool daemon) {
+void ThreadStateCounts::add(jint st, bool daemon, uint64_t threads) {
   const auto state = static_cast<size_t>(java_state_of(st));
-  ++by_state[state];
-  daemon_by_state[state] += daemon ? 1 : 0;
+  by_state[state] += threads;
+  daemon_by_state[state] += daemon ? threads : 0;
   for (size_t i = 0; i < thread_sub_state_count; ++i)
-    by_sub_state[i] += has_sub_state(st, static_cast<ThreadSubState>(i)) ? 1 : 0;
+    by_sub_state[i] += has_sub_state(st, static_cast<ThreadSubState>(i)) ? threads : 0;
 }
 
 }  // namespace jvmsight

@@ -17,16 +17,15 @@ bool has_label(const Sample& s, const std::string& name) {
 // double quote in a label value. A raw newline would end the line and make
 // the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
 void append_escaped(std::string& out, const std::string& text, bool quote) {
-  for (char c : text) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '\n')
-      out += "\\n";
-    else if (quote && c == '"')
-      out += "\\\"";
-    else
-      out += c;
+  size_t from = 0;  // the start of the plain run not yet copied: runs go in one copy each
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != '\\' && c != '\n' && !(quote && c == '"')) continue;
+    out.append(text, from, i - from);
+    out += c == '\n' ? "\\n" : c == '"' ? "\\\"" : "\\\\";
+    from = i + 1;
   }
+  out.append(text, from, std::string::npos);
 }
 
 // A number as std::to_chars writes it: the shortest text that reads back

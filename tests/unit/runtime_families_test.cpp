@@ -3,6 +3,7 @@
 #include "collectors/runtime/runtime_families.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <map>
 #include <set>
@@ -166,6 +167,19 @@ TEST(ProcessStats, ThisProcessReadsPlausibly) {
   EXPECT_GE(*p.virtual_bytes, *p.resident_bytes);
   EXPECT_GE(*p.open_fds, 3);  // stdin, stdout, stderr
   EXPECT_GT(*p.start_time_seconds, 1.6e9);
+}
+
+TEST(ProcessStats, OpenDescriptorsCountEveryOneOpenedAndClosed) {
+  const auto before = read_process_stats(false).open_fds;
+  ASSERT_TRUE(before);
+  int pipes[3][2];
+  for (auto& p : pipes) ASSERT_EQ(pipe(p), 0);
+  EXPECT_EQ(read_process_stats(false).open_fds, *before + 6);
+  for (auto& p : pipes) {
+    close(p[0]);
+    close(p[1]);
+  }
+  EXPECT_EQ(read_process_stats(false).open_fds, *before);
 }
 
 }  // namespace
