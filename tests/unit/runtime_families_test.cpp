@@ -2,6 +2,7 @@
 // one family per name, nothing invented for what could not be read.
 #include "collectors/runtime/runtime_families.h"
 
+#include <dirent.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -169,9 +170,21 @@ TEST(ProcessStats, ThisProcessReadsPlausibly) {
   EXPECT_GT(*p.start_time_seconds, 1.6e9);
 }
 
+// What `ls /proc/self/fd` lists, less the listing's own descriptor.
+double listed_descriptors() {
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return -1;
+  double n = 0;
+  while (const dirent* e = readdir(dir))
+    if (e->d_name[0] != '.') ++n;
+  closedir(dir);
+  return n - 1;
+}
+
 TEST(ProcessStats, OpenDescriptorsCountEveryOneOpenedAndClosed) {
   const auto before = read_process_stats(false).open_fds;
   ASSERT_TRUE(before);
+  EXPECT_EQ(*before, listed_descriptors());
   int pipes[3][2];
   for (auto& p : pipes) ASSERT_EQ(pipe(p), 0);
   EXPECT_EQ(read_process_stats(false).open_fds, *before + 6);
