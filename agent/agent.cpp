@@ -90,6 +90,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
     agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live));
+    agent->contention_.open_profile_env(vm);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
       log::error("cannot register JVM TI events; the JVM continues without jvmsight");
@@ -121,6 +122,8 @@ EventSinks Agent::event_sinks() {
   sinks.contention = &contention_.recorder();
   sinks.pinning = &threads_.pinning();
   sinks.tag_locks = capabilities_.tag_objects;
+  sinks.monitor_stacks = contention_.monitor_stacks();
+  sinks.profile_env = contention_.profile_env();
   sinks.vm_init = &Agent::on_vm_init;
   sinks.vm_death = &Agent::on_vm_death;
   return sinks;
@@ -150,7 +153,8 @@ void Agent::start_live(JNIEnv* jni) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
     return;
   }
-  server_ = serve_http(options_, agent_routes(options_, {agent_thread_, metrics_, threads_, gc_, deadlocks_}));
+  server_ =
+      serve_http(options_, agent_routes(options_, {agent_thread_, metrics_, threads_, gc_, deadlocks_, contention_}));
 }
 
 // The agent thread's background work. Each task checks that what it drives

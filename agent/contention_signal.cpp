@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "collectors/locks/tagged_lock_classes.h"
+#include "common/log.h"
 
 namespace jvmsight {
 
@@ -12,11 +13,23 @@ ContentionSignal::ContentionSignal(jvmtiEnv* jvmti, const Options& options, cons
   recorder_.set_long_wait_ns(static_cast<uint64_t>(options_.contended_span_min_ns));
 }
 
+void ContentionSignal::open_profile_env(JavaVM* vm) {
+  if (options_.profiles == Details::off || !options_.contention) return;
+  if (vm->GetEnv(reinterpret_cast<void**>(&profile_env_), JVMTI_VERSION_1_2) != JNI_OK) {
+    profile_env_ = nullptr;
+    log::warn("no second JVM TI environment for the contention profiles: /debug/pprof/mutex is not served");
+    return;
+  }
+  monitor_stacks_ = std::make_unique<MonitorStackRecorder>(static_cast<uint64_t>(options_.profile_rate_ns));
+}
+
 void ContentionSignal::schedule(AgentThread& thread) {
   if (!events_.monitor) return;
   thread.every(ContentionDutyCycle::slice, [this] {
     if (duty_cycle_) duty_cycle_->tick();
     if (wait_spans_) wait_spans_->drain();
+    // Named within a slice of a stack's first wait: before its classes can unload.
+    if (mutex_profile_) mutex_profile_->name_new();
   });
 }
 
@@ -33,6 +46,11 @@ void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& span
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
         recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)),
         [this](bool on) { return set_contended_events(jvmti_, on); });
+  }
+  if (events_.monitor && monitor_stacks()) {
+    mutex_profile_ = std::make_unique<MonitorProfile>(jvmti_, jni, *monitor_stacks_);
+    profile_collector_ = std::make_unique<ProfileCollector>(*mutex_profile_);
+    collectors.add("profiles", *profile_collector_);
   }
   if (events_.monitor && options_.contended_span_min_ns > 0) {
     wait_spans_ =

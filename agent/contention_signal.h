@@ -17,6 +17,9 @@
 #include "agent/options.h"
 #include "agent/thread_signal.h"
 #include "collectors/collector_set.h"
+#include "collectors/contention/monitor_profile.h"
+#include "collectors/contention/monitor_stack_recorder.h"
+#include "collectors/contention/profile_collector.h"
 #include "collectors/locks/contended_wait_spans.h"
 #include "collectors/locks/contention_duty_cycle.h"
 #include "collectors/locks/jvm_blocked_counts.h"
@@ -34,6 +37,15 @@ class ContentionSignal {
 
   // What the event callbacks feed, from OnLoad on.
   MonitorContentionRecorder& recorder() { return recorder_; }
+  // The mutex profile's stacks and the JVM TI environment whose thread-local
+  // word holds a waiting thread's stack id; null when profiles are off or
+  // no second environment could be had (one warning). OnLoad, before the
+  // callbacks are installed.
+  void open_profile_env(JavaVM* vm);
+  MonitorStackRecorder* monitor_stacks() { return profile_env_ ? monitor_stacks_.get() : nullptr; }
+  jvmtiEnv* profile_env() { return profile_env_; }
+  // After build: the mutex profile, null without one. Agent thread only.
+  MonitorProfile* mutex_profile() { return mutex_profile_.get(); }
 
   // Before the agent thread starts: the duty cycle and the long-wait spans.
   void schedule(AgentThread& thread);
@@ -58,8 +70,12 @@ class ContentionSignal {
   MonitorContentionRecorder recorder_;
   std::unique_ptr<JvmBlockedCounts> blocked_counts_;
   std::unique_ptr<MonitorContentionCollector> collector_;
-  std::unique_ptr<ContentionDutyCycle> duty_cycle_;  // only when contention_sampling is on
-  std::unique_ptr<ContendedWaitSpans> wait_spans_;   // only when contended_span_min_ms is on
+  std::unique_ptr<ContentionDutyCycle> duty_cycle_;       // only when contention_sampling is on
+  std::unique_ptr<ContendedWaitSpans> wait_spans_;        // only when contended_span_min_ms is on
+  std::unique_ptr<MonitorStackRecorder> monitor_stacks_;  // only when profiles are on
+  jvmtiEnv* profile_env_ = nullptr;
+  std::unique_ptr<MonitorProfile> mutex_profile_;
+  std::unique_ptr<ProfileCollector> profile_collector_;
 };
 
 }  // namespace jvmsight

@@ -8,6 +8,7 @@
 #include <jvmti.h>
 
 #include "agent/capabilities.h"
+#include "collectors/contention/monitor_stack_recorder.h"
 #include "collectors/gc/gc_pause_recorder.h"
 #include "collectors/locks/monitor_contention_recorder.h"
 #include "collectors/threads/pinning_recorder.h"
@@ -24,6 +25,10 @@ struct EventSinks {
   MonitorContentionRecorder* contention = nullptr;
   PinningRecorder* pinning = nullptr;  // Breakpoint: the pinning probes only
   bool tag_locks = false;              // SetTag a lock on its first contention (can_tag_objects)
+  // The mutex profile (null when profiles=off): stacks taken at
+  // MonitorContendedEnter, their ids in profile_env's thread-local word.
+  MonitorStackRecorder* monitor_stacks = nullptr;
+  jvmtiEnv* profile_env = nullptr;
   // Lifecycle, not hot: VMInit (startup only) and VMDeath.
   void (*vm_init)(JNIEnv* jni) = nullptr;
   void (*vm_death)() = nullptr;

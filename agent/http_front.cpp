@@ -6,6 +6,7 @@
 #include "agent/portfile.h"
 #include "common/log.h"
 #include "exporters/http/landing_page.h"
+#include "exporters/pprof/pprof_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 #include "exporters/reports/report_endpoints.h"
 
@@ -32,6 +33,37 @@ void add_detail_routes(const Options& options, HttpSources s, std::vector<HttpRo
   }
 }
 
+// The mutex profile's snapshots, taken on the agent thread.
+class MutexProfileSource : public ProfileSource {
+ public:
+  explicit MutexProfileSource(HttpSources s) : s_(s) {}
+  std::optional<ContentionProfile> snapshot() override {
+    ContentionSignal& contention = s_.contention;
+    return s_.agent_thread
+        .call<std::optional<ContentionProfile>>(
+            [&contention]() -> std::optional<ContentionProfile> {
+              MonitorProfile* profile = contention.mutex_profile();
+              if (profile == nullptr) return std::nullopt;
+              return profile->snapshot();
+            },
+            snapshot_timeout)
+        .value_or(std::nullopt);
+  }
+
+ private:
+  HttpSources s_;
+};
+
+// Stacks of the application's code (docs/PROFILES.md): served where /metrics
+// is, or to loopback clients only with profiles=local.
+void add_profile_routes(const Options& options, HttpSources s, std::vector<HttpRoute>& routes) {
+  if (options.profiles == Details::off || s.contention.monitor_stacks() == nullptr) return;
+  routes.push_back(profile_route("/debug/pprof/mutex",
+                                 "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)",
+                                 "mutex", std::make_shared<MutexProfileSource>(s)));
+  routes.back().local_only = options.profiles == Details::local;
+}
+
 }  // namespace
 
 std::vector<HttpRoute> agent_routes(const Options& options, HttpSources s) {
@@ -41,6 +73,7 @@ std::vector<HttpRoute> agent_routes(const Options& options, HttpSources s) {
       options.labels));
   routes.push_back(
       gc_endpoint([s] { return s.agent_thread.call<GcReport>([s] { return s.gc.report(); }, snapshot_timeout); }));
+  add_profile_routes(options, s, routes);
   if (options.details != Details::off) add_detail_routes(options, s, routes);
   routes.push_back(landing_page(routes));
   return routes;

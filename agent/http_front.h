@@ -1,6 +1,7 @@
 #pragma once
-// The agent's HTTP side: /metrics, /gc and, unless the details option is
-// off, /threads and /deadlocks (each answered on the agent thread, waited
+// The agent's HTTP side: /metrics, /gc, unless the profiles option is off
+// /debug/pprof/mutex, and, unless the details option is off, /threads and
+// /deadlocks (each answered on the agent thread, waited
 // for at most snapshot_timeout), and the server started on the host, port,
 // TLS and credentials the options name, with its portfile.
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "agent/agent_thread.h"
+#include "agent/contention_signal.h"
 #include "agent/deadlock_signal.h"
 #include "agent/gc_signal.h"
 #include "agent/metrics_snapshot.h"
@@ -28,6 +30,7 @@ struct HttpSources {
   ThreadSignal& threads;
   GcSignal& gc;
   DeadlockSignal& deadlocks;
+  ContentionSignal& contention;
 };
 
 std::vector<HttpRoute> agent_routes(const Options& options, HttpSources sources);

@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -43,12 +44,27 @@ struct HttpRequest {
   std::string body;  // POST routes only: Content-Length bytes
 };
 
+struct HttpResponse;
+
+// An answer a route gives later (?seconds=N of a profile): the server keeps
+// the connection, never its thread, and asks for the response once the time
+// is up. The connection counts as unfinished meanwhile, so a client holding
+// many of them loses its oldest to a newcomer (slot_policy.h).
+class DeferredResponse {
+ public:
+  virtual ~DeferredResponse() = default;
+  virtual HttpResponse respond() = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = plain_content_type;
   std::string body;
   // Extra response headers; names and values from our code only, never from a request.
   std::vector<std::pair<std::string, std::string>> headers = {};
+  // Set: nothing is sent now; later->respond() is, after `after`.
+  std::shared_ptr<DeferredResponse> later = nullptr;
+  std::chrono::milliseconds after{0};
 };
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
@@ -105,6 +121,7 @@ struct HttpServerConfig {
 };
 
 class ServerLoop;  // server_loop.h: the thread and its sockets
+struct HttpConnection;
 
 class HttpServer {
  public:
@@ -122,7 +139,8 @@ class HttpServer {
  private:
   HttpServer() = default;
   // The bytes to send back for a complete request head from remote_addr.
-  std::string respond(std::string_view head, std::string body, const std::string& remote_addr, bool local) const;
+  // Or "" with c.later set: the route answers later.
+  std::string respond(std::string_view head, std::string body, HttpConnection& c) const;
   // How many body bytes follow a head, or the status refusing it (411, 413).
   int body_size(std::string_view head, size_t& size) const;
   HttpResponse route(const HttpRequest& req, const char* authorization) const;
