@@ -1,0 +1,118 @@
+// Contention profiles (/debug/pprof/mutex) as Go's own reader sees them
+// (go tool pprof -raw), against a fixture that times its own waits at two
+// call sites (WaitSplit: nanoTime around each acquisition, and the JVM's
+// blocked counts), on every JDK; deltas against the totals; and stacks in
+// classes that unload (ContentionUnload).
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "tests/harness/agent_jvm.h"
+#include "tests/harness/go_pprof.h"
+
+namespace jvmsight::test {
+namespace {
+
+constexpr size_t contentions = 0, delay = 1;
+
+class MutexProfile : public ::testing::TestWithParam<Jdk> {};
+
+GoPprof fetch(const AgentJvm& jvm, const std::string& query = "") {
+  HttpResult r = http_get(jvm.port, "/debug/pprof/mutex" + query, "127.0.0.1", std::chrono::seconds(20));
+  EXPECT_EQ(r.status, 200) << r.body;
+  GoPprof p = go_pprof_raw(r.body);
+  EXPECT_EQ(p.error, "") << p.raw;
+  EXPECT_EQ(p.period_type, "contentions count");
+  EXPECT_EQ(p.sample_types, (std::vector<std::string>{"contentions/count", "delay/nanoseconds"}));
+  return p;
+}
+
+// Each site's share of the waiting within 10 points of the fixture's own,
+// the total within 0.6-1.5x, the waits within 0.5-2x.
+void check_split(const GoPprof& p, const std::map<std::string, long>& truth, bool jvm_counts) {
+  auto delays = p.by_leaf(delay), waits = p.by_leaf(contentions);
+  const double slow = delays["WaitSplit.slowSite"], fast = delays["WaitSplit.fastSite"];
+  const double slow_truth = truth.at("slow_ns"), fast_truth = truth.at("fast_ns");
+  ASSERT_GT(slow + fast, 0) << p.raw;
+  EXPECT_NEAR(slow / (slow + fast), slow_truth / (slow_truth + fast_truth), 0.10) << p.raw;
+  const double ratio = (slow + fast) / (slow_truth + fast_truth);
+  EXPECT_GE(ratio, 0.6) << p.raw;
+  EXPECT_LE(ratio, 1.5) << p.raw;
+  for (const char* site : {"slow", "fast"}) {
+    // The JVM's own count of contended entries where it has one.
+    const std::string key = std::string(site) + (jvm_counts ? "_blocked" : "_waits");
+    const double seen = waits[std::string("WaitSplit.") + site + "Site"], known = truth.at(key);
+    EXPECT_GE(seen, 0.5 * known) << site << "\n" << p.raw;
+    EXPECT_LE(seen, 2.0 * known) << site << "\n" << p.raw;
+  }
+  // Frames are named and placed: the site, its file and a line.
+  bool placed = false;
+  for (const auto& s : p.samples)
+    placed = placed || (s.functions[0] == "WaitSplit.slowSite" && s.places[0].rfind("WaitSplit.java:", 0) == 0 &&
+                        s.places[0] != "WaitSplit.java:0");
+  EXPECT_TRUE(placed) << p.raw;
+}
+
+TEST_P(MutexProfile, SplitOfWaitingTimeAsTheFixtureMeasuredIt) {
+  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "platform", "4000"});
+  ASSERT_GT(jvm.port, 0);
+  auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
+  ASSERT_TRUE(line) << jvm.process->err();
+  check_split(fetch(jvm), parse_report(*line), true);
+}
+
+TEST_P(MutexProfile, VirtualThreadsOnJdk21Plus) {
+  if (GetParam().feature < 21) GTEST_SKIP() << GetParam().name << " has no virtual threads";
+  std::vector<std::string> jvm_args;
+  if (GetParam().feature < 24) jvm_args.push_back("-Djdk.virtualThreadScheduler.parallelism=8");
+  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "virtual", "4000"}, "", jvm_args);
+  ASSERT_GT(jvm.port, 0);
+  auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
+  ASSERT_TRUE(line) << jvm.process->err();
+  check_split(fetch(jvm), parse_report(*line), false);
+}
+
+// A class that unloads while its frames are in the table never crashes the
+// JVM or shows garbage: a frame is its method's name, or "[unloaded]".
+TEST_P(MutexProfile, StacksInClassesThatUnload) {
+  AgentJvm jvm(GetParam(), "ContentionUnload", {"12", "400"});
+  ASSERT_GT(jvm.port, 0);
+  auto line = jvm.process->wait_for_line("UNLOAD ", std::chrono::seconds(90));
+  ASSERT_TRUE(line) << jvm.process->err();
+  EXPECT_GT(parse_report(*line)["unloaded"], 0) << "no class unloaded: the test proves nothing";
+  GoPprof p = fetch(jvm);
+  const std::regex name(R"(\[unloaded\]|[A-Za-z_$][A-Za-z0-9_$.\/<>]*)");
+  bool worker = false;
+  for (const auto& s : p.samples)
+    for (const auto& f : s.functions) {
+      EXPECT_TRUE(std::regex_match(f, name)) << f;
+      worker = worker || f == "ContentionUnload$Worker.contend";
+    }
+  EXPECT_TRUE(worker) << "the unloaded class's frames were named before it went\n" << p.raw;
+  EXPECT_TRUE(jvm.process->running());
+  EXPECT_EQ(jvm.get("/metrics").status, 200);
+}
+
+JVMSIGHT_CORE_JDKS(MutexProfile);
+
+// ?seconds=N is the delta over the window: taken across a run that starts
+// after the first total and ends before the second, it equals their
+// difference stack by stack. JDK-independent: one JDK.
+TEST(MutexProfileDelta, SumsToTheTotalsOverTheSameWindow) {
+  AgentJvm jvm(jdks().front(), "WaitSplit", {"monitor", "platform", "2000", "1500"});
+  ASSERT_GT(jvm.port, 0);
+  GoPprof before = fetch(jvm);
+  GoPprof delta = fetch(jvm, "?seconds=5");
+  auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(10));
+  ASSERT_TRUE(line) << "the run did not end inside the delta's window";
+  GoPprof after = fetch(jvm);
+  for (size_t v : {contentions, delay}) {
+    auto d = delta.by_leaf(v), b = before.by_leaf(v), a = after.by_leaf(v);
+    EXPECT_GT(d["WaitSplit.slowSite"], 0) << delta.raw;
+    for (const auto& [leaf, value] : a) EXPECT_EQ(d[leaf], value - b[leaf]) << leaf << "\n" << delta.raw;
+  }
+  EXPECT_NE(delta.raw.find("Duration: 5"), std::string::npos) << delta.raw;
+}
+
+}  // namespace
+}  // namespace jvmsight::test
