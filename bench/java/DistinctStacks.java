@@ -1,9 +1,9 @@
 /**
  * Contended monitor entries at N distinct stacks, for the mutex profile's
- * memory at many stacks: a holder thread keeps the lock for a moment while a
- * waiter arrives through path k (0 <= k < N), a descent of 14 levels whose
- * call site at each level is bit k of the level, so every k is a stack of
- * its own. Args: N. Prints DONE n=N when all have waited once, then sleeps
+ * memory at many stacks: a holder thread keeps the lock until the waiter,
+ * arriving through path k (0 <= k < N), a descent of 14 levels whose
+ * call site at each level is bit k of the level, blocks on it, so every k
+ * is a contended stack of its own. Args: N. Prints DONE n=N when all have waited once, then sleeps
  * until killed (-Xms/-Xmx fixed by the caller, so the heap does not vary).
  */
 public class DistinctStacks {
@@ -25,12 +25,13 @@ public class DistinctStacks {
 
     public static void main(String[] args) throws Exception {
         int n = Integer.parseInt(args[0]);
+        final Thread waiter = Thread.currentThread();
         for (int k = 0; k < n; k++) {
+            // Held until the waiter blocks on it: every path k is a contended entry.
             Thread holder = new Thread(() -> {
                 synchronized (lock) {
                     held = true;
-                    long until = System.nanoTime() + 1_000_000;
-                    while (System.nanoTime() < until) { }
+                    while (waiter.getState() != Thread.State.BLOCKED) Thread.yield();
                 }
             });
             holder.start();

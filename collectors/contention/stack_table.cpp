@@ -33,7 +33,7 @@ StackTable::StackTable() {
   static_assert(std::is_trivially_default_constructible_v<std::atomic<uint64_t>>);
   // The kernel's zero pages are every entry's starting state (all fields 0).
   const size_t entries = entry_bytes(sizeof(Entry));
-  const size_t frames = entry_bytes(sizeof(jvmtiFrameInfo) * max_depth);
+  const size_t frames = frame_capacity * sizeof(jvmtiFrameInfo);
   entries_ = std::unique_ptr<Entry, Unmap>(static_cast<Entry*>(zero_pages(entries)), Unmap{entries});
   frames_ = std::unique_ptr<jvmtiFrameInfo, Unmap>(static_cast<jvmtiFrameInfo*>(zero_pages(frames)), Unmap{frames});
 }
@@ -58,7 +58,10 @@ uint32_t StackTable::intern(const jvmtiFrameInfo* frames, uint32_t depth) {
     uint64_t key = e.hash.load(std::memory_order_acquire);
     if (key == 0) {
       if (e.hash.compare_exchange_strong(key, h, std::memory_order_acq_rel)) {
-        std::memcpy(frames_of(index), frames, depth * sizeof(jvmtiFrameInfo));
+        // At most capacity stacks of at most max_depth: the arena never overflows.
+        const uint64_t at = frames_used_.fetch_add(depth, std::memory_order_relaxed);
+        e.frames_at = static_cast<uint32_t>(at);
+        std::memcpy(frames_.get() + at, frames, depth * sizeof(jvmtiFrameInfo));
         e.depth.store(depth, std::memory_order_release);
         kept_.fetch_add(1, std::memory_order_relaxed);
         return index + first_entry;

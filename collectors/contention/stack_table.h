@@ -56,6 +56,7 @@ class StackTable {
   struct Entry {
     std::atomic<uint64_t> hash;
     std::atomic<uint32_t> depth;  // 0 until the frames are written
+    uint32_t frames_at;           // where in frames_, written before depth
     std::atomic<uint64_t> weight;
     std::atomic<uint64_t> delay_ns;
   };
@@ -63,12 +64,15 @@ class StackTable {
     size_t bytes;
     void operator()(void* memory) const;
   };
-  jvmtiFrameInfo* frames_of(uint32_t index) const { return frames_.get() + size_t{index} * max_depth; }
+  // Frames of every stack one after the other (a bump allocation per new
+  // stack), so memory follows the frames kept, not capacity x max_depth.
+  static constexpr size_t frame_capacity = size_t{capacity} * max_depth;
 
   // Both on anonymous zero pages: resident only where stacks land.
   std::unique_ptr<Entry, Unmap> entries_;
   std::unique_ptr<jvmtiFrameInfo, Unmap> frames_;
   Entry other_{};
+  std::atomic<uint64_t> frames_used_{0};
   std::atomic<uint32_t> kept_{0};
   std::atomic<uint64_t> dropped_{0};
 };
@@ -80,7 +84,7 @@ void StackTable::for_each(Fn&& fn) const {
     const Entry& e = entries[i];
     const uint32_t depth = e.depth.load(std::memory_order_acquire);
     if (depth == 0) continue;
-    fn(i + first_entry, frames_of(i), depth, e.weight.load(std::memory_order_relaxed),
+    fn(i + first_entry, frames_.get() + e.frames_at, depth, e.weight.load(std::memory_order_relaxed),
        e.delay_ns.load(std::memory_order_relaxed));
   }
   fn(other, nullptr, 0, other_.weight.load(std::memory_order_relaxed), other_.delay_ns.load(std::memory_order_relaxed));
