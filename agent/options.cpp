@@ -133,19 +133,6 @@ const OptionSpec option_specs[] = {
      "local, on or off; local serves /threads and /deadlocks to loopback clients only, on to every client, off to "
      "none",
      [](std::string_view v, Options& o) { return parse_audience(v, o.details); }},
-    {"profiles", "profiles",
-     "on, local or off; on serves /debug/pprof/mutex to every client /metrics serves, local to loopback clients "
-     "only, off takes no stacks",
-     [](std::string_view v, Options& o) { return parse_audience(v, o.profiles); }},
-    {"profile_rate_us", "profile_rate_us",
-     "microseconds from 0 to 1000000: a contended wait of d is kept in the profile with probability d/rate "
-     "(always from the rate up); 0 keeps every wait",
-     [](std::string_view v, Options& o) {
-       int us = 0;
-       if (!parse_int(v, 0, 1'000'000, us)) return false;
-       o.profile_rate_ns = int64_t{us} * 1000;
-       return true;
-     }},
     {"deadlock_check_ms", "deadlock_check_ms", "milliseconds from 50 to 60000, or 0 to turn the background check off",
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
@@ -167,6 +154,19 @@ const OptionSpec option_specs[] = {
     {"contended_span_min_ms", "contended_span_min_ms",
      "milliseconds from 0 to 3600000, decimals allowed, e.g. 50 or 0.5; 0 records no contended wait as a span",
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},
+    {"profiles", "profiles",
+     "on, local or off; on serves /debug/pprof/mutex to every client /metrics serves, local to loopback clients "
+     "only, off takes no stacks",
+     [](std::string_view v, Options& o) { return parse_audience(v, o.profiles); }},
+    {"profile_rate_us", "profile_rate_us",
+     "microseconds from 0 to 1000000: a contended wait of d is kept in the profile with probability d/rate "
+     "(always from the rate up); 0 keeps every wait",
+     [](std::string_view v, Options& o) {
+       int us = 0;
+       if (!parse_int(v, 0, 1'000'000, us)) return false;
+       o.profile_rate_ns = int64_t{us} * 1000;
+       return true;
+     }},
     {"pinning", "pinning", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
     {"client_java_names", "client_java_names",
