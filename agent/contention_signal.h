@@ -43,6 +43,9 @@ class ContentionSignal {
   // callbacks are installed.
   void open_profile_env(JavaVM* vm);
   MonitorStackRecorder* monitor_stacks() { return profile_env_ ? monitor_stacks_.get() : nullptr; }
+  // Whether /debug/pprof/mutex can have samples: stacks, and the monitor
+  // events (granted only at OnLoad: an attached agent has none).
+  bool serves_mutex_profile() { return monitor_stacks() != nullptr && events_.monitor; }
   jvmtiEnv* profile_env() { return profile_env_; }
   // After build: the mutex profile, null without one. Agent thread only.
   MonitorProfile* mutex_profile() { return mutex_profile_.get(); }

@@ -57,7 +57,7 @@ class MutexProfileSource : public ProfileSource {
 // Stacks of the application's code (docs/PROFILES.md): served where /metrics
 // is, or to loopback clients only with profiles=local.
 void add_profile_routes(const Options& options, HttpSources s, std::vector<HttpRoute>& routes) {
-  if (options.profiles == Details::off || s.contention.monitor_stacks() == nullptr) return;
+  if (options.profiles == Details::off || !s.contention.serves_mutex_profile()) return;
   routes.push_back(profile_route("/debug/pprof/mutex",
                                  "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)",
                                  "mutex", std::make_shared<MutexProfileSource>(s)));

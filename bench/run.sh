@@ -15,7 +15,8 @@
 #               side (OVERHEAD_ROUNDS=10 rounds of stress: ~2 min per JDK)
 #   profiles    the mutex profile's cost: stress throughput with profiles on
 #               (the default) over profiles off, async-profiler's lock mode
-#               beside it, every JDK (PROFILES_ROUNDS=10: ~2.5 min per JDK)
+#               beside it, every JDK (PROFILES_ROUNDS=10: ~2.5 min per JDK),
+#               and RSS at 10,000 distinct stacks on JDK 17 (~9 min)
 #   toggle      what turning the contention events off and on costs at 100
 #               and 10,000 threads, every JDK (1 min)
 #   attribution lock-class attribution of duty-cycled events against the
@@ -116,6 +117,15 @@ part_profiles() {
       >>"$out"
   done
   write_section profiles_overhead "$out"
+  # The table's memory is the agent's, not the JDK's: one JDK.
+  {
+    header "bench/run.sh profiles"
+    echo
+    echo "\`bench/profile_memory.sh /usr/lib/jvm/java-17-openjdk-amd64 10000 3\`, medians of 3 runs:"
+    echo
+    "$ROOT/bench/profile_memory.sh" /usr/lib/jvm/java-17-openjdk-amd64 10000 3
+  } >"$out"
+  write_section profiles_memory "$out"
   rm -f "$out"
 }
 
