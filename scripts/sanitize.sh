@@ -29,7 +29,7 @@ case "$mode" in
         # What more than one thread touches: the agent thread's job queue,
         # the span queue, the event recorders (callbacks on Java threads,
         # readers on the agent thread), and the HTTP server's workers.
-        filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:ContentionDutyCycle*:ContendedWaitRing*:HttpServer*:HttpSecurity*:ThreadStamp*" ;;
+        filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:ContentionDutyCycle*:ContendedWaitRing*:HttpServer*:HttpSecurity*:ThreadStamp*:StackTable*:ProfileEndpoint*" ;;
   jvm) flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
        # All but two: the duty-cycled contention storm needs a storm far
        # above the sampling bound, which ASan's slower callbacks and threads
