@@ -114,5 +114,18 @@ TEST(MutexProfileDelta, SumsToTheTotalsOverTheSameWindow) {
   EXPECT_NE(delta.raw.find("Duration: 5"), std::string::npos) << delta.raw;
 }
 
+// profiles=off: no endpoint, no families, and the contention metrics as
+// ever. JDK-independent: one JDK.
+TEST(MutexProfileOff, NoEndpointAndNoStacks) {
+  AgentJvm jvm(jdks().front(), "WaitSplit", {"monitor", "platform", "1000"}, "profiles=off");
+  ASSERT_GT(jvm.port, 0);
+  ASSERT_TRUE(jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(30)));
+  EXPECT_EQ(jvm.get("/debug/pprof/mutex").status, 404);
+  PromScrape s = jvm.scrape();
+  EXPECT_FALSE(s.value("jvmsight_profile_stacks", {{"profile", "mutex"}}));
+  EXPECT_GT(s.value("jvmsight_monitor_contended_wait_seconds_count", {{"lock_class", "java.lang.Object"}}).value_or(0),
+            0);
+}
+
 }  // namespace
 }  // namespace jvmsight::test
