@@ -167,9 +167,12 @@ void ThreadPools::add_families(MetricFamilies& out) const {
   std::sort(labelled.begin(), labelled.end(), [&](uint32_t a, uint32_t b) { return pools_[a].name < pools_[b].name; });
   if (walked_) {
     auto& threads = add_family(out, "jvmsight_thread_pool_threads");
+    // States without threads are left out: at the cap that is most of 204
+    // samples, and a scrape's cost grows with its text.
     auto add = [&](const std::string& pool, const ByState& by_state) {
       for (size_t s = 0; s < live_state_count; ++s)
-        add_sample(threads, by_state[s], {{"pool", pool}, {"state", std::string(name_of(live_states[s]))}});
+        if (by_state[s] > 0)
+          add_sample(threads, by_state[s], {{"pool", pool}, {"state", std::string(name_of(live_states[s]))}});
     };
     for (uint32_t id : labelled) add(pools_[id].name, id < counts_.size() ? counts_[id] : ByState{});
     if (overflowed_) add(other, rest);

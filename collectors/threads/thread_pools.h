@@ -74,8 +74,9 @@ class ThreadPools {
   }
   void end_walk() { walked_ = true; }
 
-  // jvmsight_thread_pool_threads (from the last walk) and
-  // jvmsight_thread_pool_cpu_seconds_total (as of the last settle).
+  // jvmsight_thread_pool_threads (from the last walk: a sample per pool and
+  // state that has threads) and jvmsight_thread_pool_cpu_seconds_total (as
+  // of the last settle).
   void add_families(MetricFamilies& out) const;
 
   size_t pools() const { return pool_ids_.size(); }
