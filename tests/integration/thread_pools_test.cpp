@@ -101,6 +101,8 @@ TEST_P(ThreadPools, StatesEqualThreadMXBeansAndCpuIsWithinTenPercent) {
 TEST_P(ThreadPools, TheCapHoldsWith200DistinctPools) {
   AgentJvm jvm(GetParam(), "ThreadPools");
   ASSERT_GT(jvm.port, 0);
+  jvm.process->send("burn");  // burner: by far the busiest pool
+  ASSERT_TRUE(jvm.process->wait_for_line("BURNED", 60s));
   jvm.process->send("spread 200");
   ASSERT_TRUE(jvm.process->wait_for_line("SPREAD", 60s));
   PromScrape s = jvm.scrape();
