@@ -13,7 +13,6 @@
 
 #include "agent/agent_thread.h"
 #include "agent/capabilities.h"
-#include "agent/options.h"
 #include "collectors/collector_set.h"
 #include "collectors/threads/ended_threads.h"
 #include "collectors/threads/pinning_collector.h"
@@ -25,6 +24,7 @@
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/thread_state_collector.h"
 #include "collectors/threads/virtual_thread_counter.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

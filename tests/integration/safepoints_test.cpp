@@ -125,7 +125,7 @@ TEST_P(Safepoints, AbsentAndSaidOnceWithoutPerfData) {
   EXPECT_EQ(err.find("WARNING"), std::string::npos) << err;
 }
 
-JVMSIGHT_CORE_JDKS(Safepoints);
+JVMSIGHT_JDKS(Safepoints, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test
