@@ -9,7 +9,8 @@ void add_safepoint_families(MetricFamilies& out, const SafepointTicks& t, bool t
   if (t.frequency <= 0) return;
   const auto seconds = [&](int64_t ticks) { return static_cast<double>(ticks) / static_cast<double>(t.frequency); };
   add_sample(add_family(out, "jvmsight_safepoints_total"), static_cast<double>(t.count));
-  add_sample(add_family(out, "jvmsight_safepoint_seconds_total"), seconds(time_includes_sync ? t.time : t.time + t.sync));
+  add_sample(add_family(out, "jvmsight_safepoint_seconds_total"),
+             seconds(time_includes_sync ? t.time : t.time + t.sync));
   add_sample(add_family(out, "jvmsight_safepoint_sync_seconds_total"), seconds(t.sync));
 }
 
@@ -24,13 +25,13 @@ std::unique_ptr<SafepointCollector> SafepointCollector::create(JNIEnv* jni, int 
     log::info("safepoint metrics are off: this JVM keeps no PerfData counters (-XX:-UsePerfData)");
     return nullptr;
   }
-  return std::unique_ptr<SafepointCollector>(new SafepointCollector(
-      count, time, sync, read_perf_long(frequency), safepoint_time_includes_sync(jvmti_major)));
+  return std::unique_ptr<SafepointCollector>(
+      new SafepointCollector(count, time, sync, read_perf_long(frequency), safepoint_time_includes_sync(jvmti_major)));
 }
 
 void SafepointCollector::collect(MetricFamilies& out) {
-  add_safepoint_families(
-      out, {read_perf_long(count_), read_perf_long(time_), read_perf_long(sync_), frequency_}, time_includes_sync_);
+  add_safepoint_families(out, {read_perf_long(count_), read_perf_long(time_), read_perf_long(sync_), frequency_},
+                         time_includes_sync_);
 }
 
 }  // namespace jvmsight

@@ -51,8 +51,7 @@ std::map<std::string, double> in_process_counters(Process& fixture) {
   auto line = fixture.wait_for_line("PERF ", 30s, before + 1);
   EXPECT_TRUE(line) << fixture.err();
   std::map<std::string, double> out;
-  for (const auto& [name, value] : parse_report(line.value_or("PERF")))
-    out[name] = static_cast<double>(value);
+  for (const auto& [name, value] : parse_report(line.value_or("PERF"))) out[name] = static_cast<double>(value);
   return out;
 }
 

@@ -45,13 +45,15 @@ std::string utf8(std::vector<uint16_t> units) { return utf8_of_utf16(units.data(
 
 TEST(Utf8OfUtf16, EncodesEveryPlaneAndReplacesLoneSurrogates) {
   EXPECT_EQ(utf8({'a', '-', '1'}), "a-1");
-  EXPECT_EQ(utf8({0x00e9}), "\xc3\xa9");                   // é
-  EXPECT_EQ(utf8({0x4e2d}), "\xe4\xb8\xad");               // 中
-  EXPECT_EQ(utf8({0xd83d, 0xde00}), "\xf0\x9f\x98\x80");   // U+1F600, a surrogate pair
-  EXPECT_EQ(utf8({0xd83d, 'x'}), "\xef\xbf\xbd" "x");      // high surrogate alone
-  EXPECT_EQ(utf8({0xde00}), "\xef\xbf\xbd");               // low surrogate alone
-  EXPECT_EQ(utf8({0xd83d}), "\xef\xbf\xbd");               // cut at the end
-  EXPECT_EQ(utf8({0}), std::string(1, '\0'));              // a NUL is valid UTF-8 too
+  EXPECT_EQ(utf8({0x00e9}), "\xc3\xa9");                  // é
+  EXPECT_EQ(utf8({0x4e2d}), "\xe4\xb8\xad");              // 中
+  EXPECT_EQ(utf8({0xd83d, 0xde00}), "\xf0\x9f\x98\x80");  // U+1F600, a surrogate pair
+  EXPECT_EQ(utf8({0xd83d, 'x'}),
+            "\xef\xbf\xbd"
+            "x");                              // high surrogate alone
+  EXPECT_EQ(utf8({0xde00}), "\xef\xbf\xbd");   // low surrogate alone
+  EXPECT_EQ(utf8({0xd83d}), "\xef\xbf\xbd");   // cut at the end
+  EXPECT_EQ(utf8({0}), std::string(1, '\0'));  // a NUL is valid UTF-8 too
   EXPECT_EQ(utf8({}), "");
 }
 
