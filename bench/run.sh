@@ -27,12 +27,12 @@
 #   gc          the GC pause histogram against the MXBean totals, G1, every
 #               JDK (0.5 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
-#   pools       the thread pool families' background CPU at 10,000 threads,
-#               on and off (bench/thread_pools.sh; ~11 min)
+#   pools       the thread pool families' CPU at 10,000 threads, on and
+#               off, and their background readings (bench/thread_pools.sh; ~14 min)
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
 #   http        the HTTP server under floods: scrape latency and the server
 #               thread's CPU (bench/http_flood.sh; ~5 min)
-# All parts: about 70 minutes (not timed end to end yet). CONTENTION="stress:10
+# All parts: about 75 minutes (not timed end to end yet). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# What the thread pool families cost in the background at N threads: the
-# agent's own threads' CPU per second while scraped every second, with the
-# pool families on (thread_pools=50) and off (thread_pools=0), interleaved,
-# one JVM each per round, on every JDK; the last background reading's cost
-# and the largest age served. The target: the CPU readings within 0.1% of a
-# core (1 ms per second). About (SECONDS + 25) s per JVM: 2 x JVMS JVMs per
-# JDK, so about 11 minutes on five JDKs with the defaults.
-# Usage: bench/thread_pools.sh [threads=10000] [pools=100] [seconds=30] [jvms=2]
+# What the thread pool families cost at N threads: the agent's own threads'
+# CPU per second while scraped every second, with the pool families on
+# (thread_pools=50) and off (thread_pools=0), interleaved, one JVM each per
+# round, on every JDK; and the background readings of the pools' names and
+# CPU times in the window, with what they cost (the target: within 0.1% of
+# a core, 1 ms per second). The window should hold a reading or two: at
+# 10,000 threads one runs every 15-25 s on JDK 11+ (every 15-20 minutes on
+# JDK 8, whose reading then shows only as the last one's cost). About
+# (SECONDS + 25) s per JVM: 2 x JVMS JVMs per JDK, about 14 minutes on five
+# JDKs with the defaults.
+# Usage: bench/thread_pools.sh [threads=10000] [pools=100] [seconds=60] [jvms=1]
 source "$(dirname "$0")/common.sh"
 THREADS=${1:-10000}
 POOLS=${2:-100}
-SECONDS_EACH=${3:-30}
-JVMS=${4:-2}
+SECONDS_EACH=${3:-60}
+JVMS=${4:-1}
 compile_bench
 out=$(mktemp)
 {
@@ -19,8 +22,8 @@ out=$(mktemp)
     "load average $(cut -d' ' -f1-3 /proc/loadavg)); $THREADS parked threads in $POOLS pools, a scrape a second for" \
     "$SECONDS_EACH s after 15 s of warm-up; medians of $JVMS JVMs per mode."
   echo
-  echo "| JDK | live threads | agent CPU, pools on (ms/s) | agent CPU, pools off (ms/s) | pool families' cost (% of a core) | last background reading (ms of CPU) | its interval (s) | reading's share (% of a core) | oldest CPU served (s) |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| JDK | live threads | agent CPU, pools on (ms/s) | agent CPU, pools off (ms/s) | the pool families in all (% of a core) | readings in the window | their CPU (% of a core) | last reading's CPU (ms) | readings' interval (s) | oldest CPU served (s) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
 for jdk in $(bench_jdks); do
   on=$(mktemp) off=$(mktemp)
@@ -35,13 +38,13 @@ for jdk in $(bench_jdks); do
       if [ "$mode" = 0 ]; then echo "$line" >>"$off"; else echo "$line" >>"$on"; fi
     done
   done
-  cpu_on=$(field_median "$on" agent_cpu_ms_per_s) cpu_off=$(field_median "$off" agent_cpu_ms_per_s)
-  refresh=$(field_median "$on" refresh_ms)
+  m() { field_median "$on" "$1"; }
+  cpu_on=$(m agent_cpu_ms_per_s) cpu_off=$(field_median "$off" agent_cpu_ms_per_s) refresh=$(m refresh_ms)
   # BackgroundRefresh(5 s, 1000): every max(5 s, 1000 x the last reading's CPU).
-  interval=$(awk -v r="$refresh" 'BEGIN {i = r; if (i < 5) i = 5; printf "%.1f", i}')
-  echo "| $(basename "$jdk") | $(field_median "$on" live) | $cpu_on | $cpu_off |" \
-    "$(awk -v a="$cpu_on" -v b="$cpu_off" 'BEGIN {printf "%.3f", (a - b) / 10}') | $refresh | $interval |" \
-    "$(awk -v r="$refresh" -v i="$interval" 'BEGIN {printf "%.3f", r / i / 10}') | $(field_median "$on" max_age_s) |" >>"$out"
+  echo "| $(basename "$jdk") | $(m live) | $cpu_on | $cpu_off |" \
+    "$(awk -v a="$cpu_on" -v b="$cpu_off" 'BEGIN {printf "%.3f", (a - b) / 10}') | $(m readings) |" \
+    "$(awk -v r="$(m readings_ms_per_s)" 'BEGIN {printf "%.3f", r / 10}') | $refresh |" \
+    "$(awk -v r="$refresh" 'BEGIN {i = r; if (i < 5) i = 5; printf "%.1f", i}') | $(m max_age_s) |" >>"$out"
   rm -f "$on" "$off"
 done
 write_section thread_pools "$out"

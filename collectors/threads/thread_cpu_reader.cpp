@@ -35,7 +35,7 @@ bool ThreadCpuReader::resolve(JNIEnv* jni, ThreadMxBean& mx) {
   return bulk_ != nullptr;
 }
 
-bool ThreadCpuReader::read_chunk(JNIEnv* jni, const jlong* ids, size_t count, size_t size, jlong* out) {
+bool ThreadCpuReader::read_call(JNIEnv* jni, const jlong* ids, size_t count, size_t size, jlong* out) {
   if (chunk_ == nullptr || chunk_size_ != size) {
     if (chunk_ != nullptr) jni->DeleteGlobalRef(chunk_);
     jlongArray local = jni->NewLongArray(static_cast<jsize>(size));
@@ -47,7 +47,6 @@ bool ThreadCpuReader::read_chunk(JNIEnv* jni, const jlong* ids, size_t count, si
       return false;
     }
   }
-  // A short last call repeats its last id: the array's size stays.
   padded_.assign(ids, ids + count);
   padded_.resize(size, ids[count - 1]);
   jni->SetLongArrayRegion(chunk_, 0, static_cast<jsize>(size), padded_.data());
@@ -58,18 +57,17 @@ bool ThreadCpuReader::read_chunk(JNIEnv* jni, const jlong* ids, size_t count, si
   return jni_ok(jni, "thread CPU times");
 }
 
-bool ThreadCpuReader::read(JNIEnv* jni, ThreadMxBean& mx, const std::vector<jlong>& ids, std::vector<jlong>& out) {
-  out.assign(ids.size(), -1);
-  if (!resolve(jni, mx)) return false;
-  const size_t size = std::min(ids_per_call(ids.size(), ids_in_a_list_), std::max<size_t>(ids.size(), 1));
-  for (size_t at = 0; at < ids.size(); at += size) {
-    if (read_chunk(jni, &ids[at], std::min(size, ids.size() - at), size, &out[at])) continue;
-    log::warn("thread pool CPU is not measured from now on");
-    bulk_ = nullptr;  // tried_ stays: never asked again
-    out.assign(ids.size(), -1);
-    return false;
-  }
-  return true;
+bool ThreadCpuReader::read(JNIEnv* jni, ThreadMxBean& mx, const jlong* ids, size_t count, size_t threads, jlong* out) {
+  std::fill(out, out + count, -1);
+  if (count == 0 || !resolve(jni, mx)) return false;
+  // Every call of a pass has the same size, the last one repeating its last
+  // id: the array is made once.
+  const size_t size = std::max(count, std::min(ids_per_call(threads), threads));
+  if (read_call(jni, ids, count, size, out)) return true;
+  log::warn("thread pool CPU is not measured from now on");
+  bulk_ = nullptr;  // tried_ stays: never asked again
+  std::fill(out, out + count, -1);
+  return false;
 }
 
 }  // namespace jvmsight

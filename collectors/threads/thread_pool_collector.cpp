@@ -52,11 +52,14 @@ void ThreadPoolCollector::drain_ended() {
   for (EndedThread e; ended_.pop(e);) pools_.thread_ended(e.hash, e.cpu_ns);
 }
 
-void ThreadPoolCollector::read_names_and_cpu() {
-  if (!roster_.update(jni_, jvmti_)) return;
-  drain_ended();
+void ThreadPoolCollector::start_reading() {
   ids_.clear();
   marks_.clear();
+  next_ = 0;
+  reading_ = true;
+  reading_cpu_ = {};
+  if (!roster_.update(jni_, jvmti_)) return;
+  drain_ended();
   const auto& threads = roster_.threads();
   for (size_t i = 0; i < threads.size(); ++i) {
     const uint32_t mark = roster_.mark(i);
@@ -65,18 +68,34 @@ void ThreadPoolCollector::read_names_and_cpu() {
     ids_.push_back(pools_.tid_of(mark));
     marks_.push_back(mark);
   }
-  cpu_.read(jni_, mx_, ids_, times_);
-  for (size_t i = 0; i < marks_.size(); ++i) pools_.read_cpu(marks_[i], times_[i]);
-  drain_ended();
-  pools_.settle();
+  times_.resize(ids_.size());
+}
+
+// True once every id was read.
+bool ThreadPoolCollector::continue_reading() {
+  const auto start = BackgroundRefresh::thread_cpu();
+  const size_t per_call = cpu_.ids_per_call(ids_.size());
+  while (next_ < ids_.size() && BackgroundRefresh::thread_cpu() - start < step_budget) {
+    const size_t count = std::min(per_call, ids_.size() - next_);
+    cpu_.read(jni_, mx_, &ids_[next_], count, ids_.size(), &times_[next_]);
+    for (size_t i = next_; i < next_ + count; ++i)
+      if (pools_.names(marks_[i], ids_[i])) pools_.read_cpu(marks_[i], times_[i]);  // not a mark given anew since
+    next_ += count;
+  }
+  return next_ == ids_.size();
 }
 
 void ThreadPoolCollector::refresh() {
-  const auto now = BackgroundRefresh::Clock::now();
-  if (!refresh_.due(now)) return;
+  if (!reading_ && !refresh_.due(BackgroundRefresh::Clock::now())) return;
   const auto cpu_start = BackgroundRefresh::thread_cpu();
-  read_names_and_cpu();
-  refresh_.done(BackgroundRefresh::Clock::now(), BackgroundRefresh::thread_cpu() - cpu_start);
+  if (!reading_) start_reading();
+  const bool finished = continue_reading();
+  reading_cpu_ += BackgroundRefresh::thread_cpu() - cpu_start;
+  if (!finished) return;
+  drain_ended();
+  pools_.settle();
+  reading_ = false;
+  refresh_.done(BackgroundRefresh::Clock::now(), reading_cpu_);
 }
 
 // Never reads on the scrape's path: the first collections have counts but

@@ -39,13 +39,19 @@ class ThreadPoolCollector : public Collector, public RosterWatcher {
   uint32_t joined(JNIEnv* jni, jthread thread) override;
   void left(JNIEnv* jni, jthread thread, uint32_t mark) override;
   void collect(MetricFamilies& out) override;
-  // Periodic: names and CPU times read again when due.
+  // Periodic: names and CPU times read again when due, in steps of at
+  // most step_budget of CPU, one a tick (JDK 8's reading at 10,000 threads
+  // takes a second: in one go it would hold up scrapes and the deadlock
+  // check that long).
   void refresh();
+  static constexpr std::chrono::milliseconds step_budget{20};
 
  private:
   std::string name_of(JNIEnv* jni, jthread thread);
   void drain_ended();
-  void read_names_and_cpu();
+  // A reading: names and the ids to read, then CPU times step by step.
+  void start_reading();
+  bool continue_reading();
 
   jvmtiEnv* jvmti_;
   JNIEnv* jni_;
@@ -59,8 +65,13 @@ class ThreadPoolCollector : public Collector, public RosterWatcher {
   // threads on JDK 17): paced like the OS readings, 0.1% of a core, at
   // most every 5 s.
   BackgroundRefresh refresh_{std::chrono::seconds(5), 1000};
+  // The reading under way: the threads' ids and marks, how far it got, and
+  // its CPU so far.
   std::vector<jlong> ids_, times_;
   std::vector<uint32_t> marks_;
+  size_t next_ = 0;
+  bool reading_ = false;
+  BackgroundRefresh::Clock::duration reading_cpu_{};
 };
 
 }  // namespace jvmsight

@@ -54,6 +54,10 @@ class ThreadPools {
   // The thread left the list: what it used stays in its pool's total.
   void remove_thread(uint32_t mark);
   int64_t tid_of(uint32_t mark) const { return threads_[mark].tid; }
+  // The mark still names the listed thread of this id.
+  bool names(uint32_t mark, int64_t tid) const {
+    return mark < threads_.size() && threads_[mark].listed && threads_[mark].tid == tid;
+  }
 
   // After a round of readings: each pool's total, which pools have a label
   // of their own, the others' increments to "other"; a pool without threads
