@@ -5,7 +5,7 @@
 # round, on every JDK; and the background readings of the pools' names and
 # CPU times in the window, with what they cost (the target: within 0.1% of
 # a core, 1 ms per second). The window should hold a reading or two: at
-# 10,000 threads one runs every 15-25 s on JDK 11+ (every 15-20 minutes on
+# 10,000 threads one runs every 17-50 s on JDK 11+ (every half hour on
 # JDK 8, whose reading then shows only as the last one's cost). About
 # (SECONDS + 25) s per JVM: 2 x JVMS JVMs per JDK, about 14 minutes on five
 # JDKs with the defaults.
@@ -40,11 +40,11 @@ for jdk in $(bench_jdks); do
   done
   m() { field_median "$on" "$1"; }
   cpu_on=$(m agent_cpu_ms_per_s) cpu_off=$(field_median "$off" agent_cpu_ms_per_s) refresh=$(m refresh_ms)
-  # BackgroundRefresh(5 s, 1000): every max(5 s, 1000 x the last reading's CPU).
+  # BackgroundRefresh(5 s, 1500): every max(5 s, 1500 x the last reading's CPU).
   echo "| $(basename "$jdk") | $(m live) | $cpu_on | $cpu_off |" \
     "$(awk -v a="$cpu_on" -v b="$cpu_off" 'BEGIN {printf "%.3f", (a - b) / 10}') | $(m readings) |" \
     "$(awk -v r="$(m readings_ms_per_s)" 'BEGIN {printf "%.3f", r / 10}') | $refresh |" \
-    "$(awk -v r="$refresh" 'BEGIN {i = r; if (i < 5) i = 5; printf "%.1f", i}') | $(m max_age_s) |" >>"$out"
+    "$(awk -v r="$refresh" 'BEGIN {i = 1.5 * r; if (i < 5) i = 5; printf "%.1f", i}') | $(m max_age_s) |" >>"$out"
   rm -f "$on" "$off"
 done
 write_section thread_pools "$out"
