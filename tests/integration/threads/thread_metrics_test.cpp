@@ -11,6 +11,7 @@ namespace jvmsight::test {
 namespace {
 
 class ThreadMetrics : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(ThreadMetrics, all_jdks());
 
 // native_states=on: the in-native sub-state is compared too, on every JDK
 // that allows it (10+: NativeStatesByDefaultOnlyWhereCheapAndSafe).
@@ -107,8 +108,6 @@ TEST_P(ThreadMetrics, VirtualThreadsCountedOnJdk21Plus) {
   EXPECT_EQ(s.value("jvmsight_virtual_threads_started_total"), truth["started"]);
   EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
 }
-
-JVMSIGHT_JDKS(ThreadMetrics, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -23,6 +23,7 @@ class HttpsJvm : public ::testing::TestWithParam<Jdk> {
   }
   TestCa ca_;
 };
+JVMSIGHT_JDKS(HttpsJvm, system_jdks());
 
 TEST_P(HttpsJvm, EveryEndpointOverTlsWithBasicAuth) {
   std::string users = ca_.dir.path("users");
@@ -59,8 +60,6 @@ TEST_P(HttpsJvm, WrongKeyLeavesNoListenerAndTheJvmRuns) {
       << jvm.err();
   EXPECT_FALSE(read_portfile(portfile, 0ms)) << "a server started with a wrong key";
 }
-
-JVMSIGHT_JDKS(HttpsJvm, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

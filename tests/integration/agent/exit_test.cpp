@@ -10,6 +10,7 @@ namespace jvmsight::test {
 namespace {
 
 class Exit : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(Exit, system_jdks());
 
 TEST_P(Exit, CompletesPromptlyWithScrapesInFlight) {
   AgentJvm jvm(GetParam(), "ThreadStates", {"50", "50", "50", "50"});
@@ -35,8 +36,6 @@ TEST_P(Exit, CompletesPromptlyWithScrapesInFlight) {
   EXPECT_LT(took, 1500ms) << "exit took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
                           << " ms";
 }
-
-JVMSIGHT_JDKS(Exit, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -10,6 +10,7 @@ namespace jvmsight::test {
 namespace {
 
 class Promtool : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(Promtool, system_jdks());
 
 TEST_P(Promtool, CheckMetricsPassesOnARealScrape) {
   const char* promtool = "/usr/bin/promtool";
@@ -25,8 +26,6 @@ TEST_P(Promtool, CheckMetricsPassesOnARealScrape) {
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err << "\n--- scrape ---\n" << r.body;
   EXPECT_EQ(check.out + check.err, "") << "promtool lint findings";
 }
-
-JVMSIGHT_JDKS(Promtool, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -11,6 +11,7 @@ namespace jvmsight::test {
 namespace {
 
 class Loading : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(Loading, all_jdks());
 
 // The stable counts a load must get right.
 const std::vector<std::string> stable = {"RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING", "current"};
@@ -62,10 +63,11 @@ void attach_twice(const Jdk& jdk, bool use_jattach) {
   EXPECT_EQ(threads_agree(jvm, *port, stable), "") << "counts changed after the second load";
 }
 
-TEST_P(Loading, ByJcmdAttachAndSecondAttachChangesNothing) {
-  if (GetParam().feature < 9) GTEST_SKIP() << GetParam().name << "'s jcmd has no JVMTI.agent_load: see ByJattach";
-  attach_twice(GetParam(), false);
-}
+// JDK 8's jcmd has no JVMTI.agent_load: there, jattach (ByJattach...) only.
+class LoadingByJcmd : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(LoadingByJcmd, all_jdks().from(9));
+
+TEST_P(LoadingByJcmd, AttachAndSecondAttachChangesNothing) { attach_twice(GetParam(), false); }
 
 TEST_P(Loading, ByJattachAndSecondAttachChangesNothing) { attach_twice(GetParam(), true); }
 
@@ -79,8 +81,6 @@ TEST_P(Loading, AttachWithBadOptionsFailsTheCommandNotTheJvm) {
   jvm.send("exit");
   EXPECT_EQ(jvm.wait(30s), 0);
 }
-
-JVMSIGHT_JDKS(Loading, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -56,6 +56,7 @@ std::map<std::string, std::string> props_of(const std::string& line) {
 constexpr double cpu_ticks = 0.03;
 
 class RuntimeMetrics : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(RuntimeMetrics, system_jdks());
 
 // process_cpu_seconds_total costs the kernel a sum over every thread, so it
 // is read in the background while someone scrapes and served with its age,
@@ -222,8 +223,6 @@ TEST_P(RuntimeMetrics, ConstantLabelsOnEverySampleAndALandingPage) {
   for (const char* path : {"/metrics", "/threads", "/deadlocks", "/gc"})
     EXPECT_NE(home.body.find(std::string("href=\"") + path + "\""), std::string::npos) << path;
 }
-
-JVMSIGHT_JDKS(RuntimeMetrics, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

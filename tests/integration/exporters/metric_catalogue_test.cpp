@@ -88,6 +88,7 @@ bool may_be_absent(const MetricDef& row, const Jdk& jdk) {
 }
 
 class MetricCatalogueScrape : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(MetricCatalogueScrape, all_jdks());
 
 TEST_P(MetricCatalogueScrape, EveryServedFamilyIsCataloguedAndEveryCataloguedOneServed) {
   AgentJvm jvm(GetParam(), "RuntimeTruth");
@@ -115,8 +116,6 @@ TEST_P(MetricCatalogueScrape, EveryServedFamilyIsCataloguedAndEveryCataloguedOne
   EXPECT_EQ(absent, "");
   EXPECT_EQ(mismatches(served), "");
 }
-
-JVMSIGHT_JDKS(MetricCatalogueScrape, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

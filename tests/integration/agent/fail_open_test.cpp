@@ -15,6 +15,7 @@ namespace jvmsight::test {
 namespace {
 
 class FailOpen : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(FailOpen, system_jdks());
 
 size_t count_agent_lines(const std::string& err) {
   std::stringstream ss(err);
@@ -141,8 +142,6 @@ TEST_P(FailOpen, JdkToolsWithInheritedOptionsStayQuietAndTakeNoPort) {
   EXPECT_FALSE(read_portfile(dir.path("tool-port"), 0ms)) << "a JDK tool started the agent's server";
   EXPECT_EQ(app.get("/metrics").status, 200);
 }
-
-JVMSIGHT_JDKS(FailOpen, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

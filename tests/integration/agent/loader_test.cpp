@@ -15,6 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class Loader : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(Loader, system_jdks());
 
 const std::string loader_path = JVMSIGHT_LOADER_PATH;
 
@@ -122,8 +123,6 @@ TEST_P(Loader, AttachWithoutAgentFailsInJcmdAndTheJvmRunsOn) {
   ASSERT_EQ(lines.size(), 1u) << jvm.err();
   EXPECT_EQ(lines[0].rfind("jvmsight: error: cannot load " + dir.path("libjvmsight.so") + ": ", 0), 0u) << lines[0];
 }
-
-JVMSIGHT_JDKS(Loader, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -12,6 +12,7 @@ namespace jvmsight::test {
 namespace {
 
 class SecureEndpoints : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(SecureEndpoints, system_jdks());
 
 TEST_P(SecureEndpoints, BearerTokenFileGuardsEveryEndpoint) {
   TempDir secrets;
@@ -54,8 +55,6 @@ TEST_P(SecureEndpoints, DetailEndpointsAnswerLoopbackByDefault) {
   EXPECT_EQ(jvm.get("/threads").status, 200);  // loopback clients are not rate-limited
   EXPECT_EQ(jvm.get("/deadlocks").status, 200);
 }
-
-JVMSIGHT_JDKS(SecureEndpoints, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -26,6 +26,7 @@ class Soak : public ::testing::TestWithParam<Jdk> {
     return all;
   }
 };
+JVMSIGHT_JDKS(Soak, system_jdks());
 
 // Answers by status, per client kind, counted by clients running until stopped.
 struct ClientStorm {
@@ -122,16 +123,18 @@ TEST_P(Soak, HundredThousandPlatformThreadsUnderScrapesAndDumps) {
 // thread that ends while the agent reads it must not take the JVM down
 // (before the fix, JDK 8 crashed in GetThreadState or hung in 1 run of 2).
 class Churn : public Soak {};
+JVMSIGHT_JDKS(Churn, all_jdks());
 TEST_P(Churn, TwelveSecondsOfPlatformThreadsUnderScrapesAndDumps) {
   churn_under_storm(GetParam(), keys(), "platform-for 12", 90s);
 }
-JVMSIGHT_JDKS(Churn, all_jdks());
 
 // A million virtual threads started and ended: the agent's counters are
 // exact (started = every start the fixture made, none alive) and the
 // platform counts still agree with ThreadMXBean.
-TEST_P(Soak, MillionVirtualThreadsOnJdk21Plus) {
-  if (GetParam().feature < 21) GTEST_SKIP() << GetParam().name << " has no virtual threads";
+class VirtualSoak : public Soak {};
+JVMSIGHT_JDKS(VirtualSoak, system_jdks().from(21));
+
+TEST_P(VirtualSoak, MillionVirtualThreadsOnJdk21Plus) {
   AgentJvm jvm(GetParam(), "ThreadChurn");
   ASSERT_GT(jvm.port, 0);
   double before = jvm.scrape().value("jvmsight_virtual_threads_started_total").value_or(-1);
@@ -147,8 +150,6 @@ TEST_P(Soak, MillionVirtualThreadsOnJdk21Plus) {
   jvm.process->send("exit");
   EXPECT_EQ(jvm.process->wait(60s).value_or(-1), 0) << jvm.process->err();
 }
-
-JVMSIGHT_JDKS(Soak, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

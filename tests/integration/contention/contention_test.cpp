@@ -15,6 +15,7 @@ namespace jvmsight::test {
 namespace {
 
 class Contention : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(Contention, all_jdks());
 
 double sum_all(const PromScrape& s, const std::string& name) {
   double total = 0;
@@ -56,8 +57,10 @@ TEST_P(Contention, HotLockCountedExactlyWithItsClass) {
   check_hot_lock(jvm, false);
 }
 
-TEST_P(Contention, VirtualThreadsContendingOnJdk21Plus) {
-  if (GetParam().feature < 21) GTEST_SKIP() << GetParam().name << " has no virtual threads";
+class VirtualContention : public Contention {};
+JVMSIGHT_JDKS(VirtualContention, all_jdks().from(21));
+
+TEST_P(VirtualContention, VirtualThreadsContendingOnJdk21Plus) {
   // Before JDK 24 (JEP 491) a virtual thread blocked on a monitor or holding
   // one pins its carrier: enough carriers for every thread of a round.
   std::vector<std::string> jvm_args;
@@ -123,6 +126,7 @@ Storm run_storm(const Jdk& jdk, const std::string& millis, const std::string& op
 // threads ran in them.
 // Its own suite: 25 s a JDK, so on the full-suite JDKs only (docs/TESTING.md).
 class ContentionStorm : public Contention {};
+JVMSIGHT_JDKS(ContentionStorm, system_jdks());
 TEST_P(ContentionStorm, DutyCycledStormMatchesTheJvmsCountsPerClass) {
   AgentJvm jvm(GetParam(), "TwoLockStorm", {"6", "2", "6000"}, "contention_sampling=1000");
   ASSERT_GT(jvm.port, 0);
@@ -228,9 +232,6 @@ TEST_P(Contention, ShortWaitsMakeNoSpan) {
   EXPECT_TRUE(contended_wait_spans(jvm.get("/gc").body).empty());
   EXPECT_NE(jvm.get("/gc").body.find("\"spans\":"), std::string::npos);
 }
-
-JVMSIGHT_JDKS(Contention, all_jdks());
-JVMSIGHT_JDKS(ContentionStorm, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test
