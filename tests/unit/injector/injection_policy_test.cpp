@@ -22,6 +22,19 @@ TEST(InjectorPatch, NamedContainerOnlyInAMultiContainerPod) {
             std::string::npos);
 }
 
+TEST(InjectorPatch, NeverMountsWhereTheContainerMountsAlready) {
+  json taken = app("app");
+  taken["volumeMounts"] = {{{"name", "cache"}, {"mountPath", "/jvmsight/"}}};
+  json p = pod({{"jvmsight.io/inject", "true"}, {"jvmsight.io/container-names", "app,other"}}, {taken, app("other")});
+  auto d = review(p);
+  json out = patched(p, d);
+  EXPECT_EQ(out["spec"]["containers"][0]["volumeMounts"].size(), 1u);  // mount paths are unique in a container
+  EXPECT_EQ(env_value(out["spec"]["containers"][0], "JAVA_TOOL_OPTIONS"), "<absent>");
+  EXPECT_NE(env_value(out["spec"]["containers"][1], "JAVA_TOOL_OPTIONS"), "<absent>");
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_NE(d.warnings[0].find("'app' not injected: it mounts a volume at /jvmsight already"), std::string::npos);
+}
+
 TEST(InjectorPatch, ValueFromJavaToolOptionsIsSkippedWithAWarning) {
   json p = pod({{"jvmsight.io/inject", "true"}},
                {app("app", {{{"name", "JAVA_TOOL_OPTIONS"},

@@ -21,6 +21,9 @@ TEST(InjectorPatch, OptedInPodGetsTheChartsShape) {
   EXPECT_EQ(spec["initContainers"][0]["image"], "jvmsight-agent:0.1.0");
   EXPECT_EQ(spec["initContainers"][0]["securityContext"]["readOnlyRootFilesystem"], true);
   EXPECT_EQ(spec["initContainers"][0]["resources"]["limits"]["memory"], "32Mi");
+  EXPECT_NE(spec["initContainers"][0]["command"][3].get<std::string>().find("exec /bin/busybox sh /bin/jvmsight-copy"),
+            std::string::npos);
+  EXPECT_EQ(spec["initContainers"][0]["terminationMessagePolicy"], "FallbackToLogsOnError");
   EXPECT_EQ(spec["volumes"][0], json({{"name", "jvmsight-agent"}, {"emptyDir", {{"sizeLimit", "64Mi"}}}}));
   const json& c = spec["containers"][0];
   EXPECT_EQ(env_value(c, "JAVA_TOOL_OPTIONS"), "-agentpath:/jvmsight/libjvmsight-loader.so=port=9404,details=off");

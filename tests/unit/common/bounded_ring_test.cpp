@@ -1,12 +1,15 @@
-// The ring that carries long contended waits from the callbacks to the agent
-// thread: bounded, ordered, lossless while it has room, drops counted.
-#include "collectors/contention/contended_wait_ring.h"
+// The ring event callbacks hand records through, as ContendedWaitRing (long
+// contended waits, to the agent thread) uses it: bounded, ordered, lossless
+// while it has room, drops counted, producers on many threads.
+#include "common/bounded_ring.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 #include <vector>
+
+#include "collectors/contention/contended_wait_ring.h"
 
 namespace jvmsight {
 namespace {
