@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 #include "agent/agent_thread.h"
 #include "agent/capabilities.h"
@@ -24,6 +25,7 @@
 #include "collectors/contention/monitor_profile.h"
 #include "collectors/contention/monitor_stack_recorder.h"
 #include "collectors/contention/profile_collector.h"
+#include "collectors/contention/tagged_lock_classes.h"
 #include "model/span.h"
 #include "options/options.h"
 
@@ -47,8 +49,9 @@ class ContentionSignal {
   // events (granted only at OnLoad: an attached agent has none).
   bool serves_mutex_profile() { return monitor_stacks() != nullptr && events_.monitor; }
   jvmtiEnv* profile_env() { return profile_env_; }
-  // After build: the mutex profile, null without one. Agent thread only.
-  MonitorProfile* mutex_profile() { return mutex_profile_.get(); }
+  // The mutex profile's totals since the agent started; nullopt without
+  // one. Agent thread only.
+  std::optional<ContentionProfile> mutex_snapshot();
 
   // Before the agent thread starts: the duty cycle and the long-wait spans.
   void schedule(AgentThread& thread);
@@ -71,7 +74,9 @@ class ContentionSignal {
   const Capabilities& capabilities_;
   const EnabledEvents& events_;
   MonitorContentionRecorder recorder_;
+  JvmtiContendedEvents event_switch_;  // what the duty cycle turns on and off
   std::unique_ptr<JvmBlockedCounts> blocked_counts_;
+  std::unique_ptr<TaggedLockClasses> tagged_classes_;  // only when objects can be tagged
   std::unique_ptr<MonitorContentionCollector> collector_;
   std::unique_ptr<ContentionDutyCycle> duty_cycle_;       // only when contention_sampling is on
   std::unique_ptr<ContendedWaitSpans> wait_spans_;        // only when contended_span_min_ms is on

@@ -7,8 +7,6 @@
 #include "common/log.h"
 #include "exporters/http/landing_page.h"
 #include "exporters/pprof/pprof_endpoint.h"
-#include "exporters/prometheus/metrics_endpoint.h"
-#include "exporters/reports/report_endpoints.h"
 
 namespace jvmsight {
 namespace {
@@ -22,63 +20,61 @@ HttpRoute detail_route(HttpRoute route, const Options& options, const std::share
   return route;
 }
 
-void add_detail_routes(const Options& options, HttpSources s, std::vector<HttpRoute>& routes) {
-  ThreadsSource dumps = [s] {
-    return s.agent_thread
-        .call<std::optional<std::vector<ThreadRecord>>>([s] { return s.threads.dump_all(); }, snapshot_timeout)
-        .value_or(std::nullopt);
-  };
-  DeadlocksSource deadlocks = [s] {
-    return s.agent_thread.call<std::vector<DeadlockReport>>([s] { return s.deadlocks.current_reports(); },
-                                                            snapshot_timeout);
-  };
-  auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
-  routes.push_back(detail_route(threads_endpoint(std::move(dumps)), options, remote_dumps));
-  routes.push_back(detail_route(deadlocks_endpoint(std::move(deadlocks)), options, remote_dumps));
-}
-
-// The mutex profile's snapshots, taken on the agent thread.
-class MutexProfileSource : public ProfileSource {
+// A contention profile's snapshots, taken on the agent thread.
+class AgentProfileSource : public ProfileSource {
  public:
-  explicit MutexProfileSource(HttpSources s) : s_(s) {}
-  std::optional<ContentionProfile> snapshot() override {
-    ContentionSignal& contention = s_.contention;
-    return s_.agent_thread
-        .call<std::optional<ContentionProfile>>(
-            [&contention]() -> std::optional<ContentionProfile> {
-              MonitorProfile* profile = contention.mutex_profile();
-              if (profile == nullptr) return std::nullopt;
-              return profile->snapshot();
-            },
-            snapshot_timeout)
-        .value_or(std::nullopt);
-  }
+  AgentProfileSource(AgentAnswers& answers, AgentAnswers::ProfileTake take) : answers_(answers), take_(take) {}
+  std::optional<ContentionProfile> snapshot() override { return answers_.profile(take_); }
 
  private:
-  HttpSources s_;
+  AgentAnswers& answers_;
+  AgentAnswers::ProfileTake take_;
 };
 
 // Stacks of the application's code (docs/PROFILES.md): served where /metrics
 // is, or to loopback clients only with profiles=local.
-void add_profile_routes(const Options& options, HttpSources s, std::vector<HttpRoute>& routes) {
-  if (options.profiles == Details::off || !s.contention.serves_mutex_profile()) return;
-  routes.push_back(profile_route("/debug/pprof/mutex",
-                                 "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)",
-                                 "mutex", std::make_shared<MutexProfileSource>(s)));
+void add_profile_routes(const Options& options, AgentAnswers& answers, std::vector<HttpRoute>& routes) {
+  if (options.profiles == Details::off || !answers.contention().serves_mutex_profile()) return;
+  routes.push_back(profile_route(
+      "/debug/pprof/mutex", "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)", "mutex",
+      std::make_shared<AgentProfileSource>(answers, &ContentionSignal::mutex_snapshot)));
   routes.back().local_only = options.profiles == Details::local;
 }
 
 }  // namespace
 
-std::vector<HttpRoute> agent_routes(const Options& options, HttpSources s) {
+std::optional<MetricFamilies> AgentAnswers::metrics() {
+  return agent_thread_.call([this] { return metrics_.collect(); }, snapshot_timeout);
+}
+
+std::optional<std::vector<ThreadRecord>> AgentAnswers::thread_dump() {
+  // nullopt from the dump itself (refused by the JVM) or from the wait.
+  return agent_thread_.call([this] { return threads_.dump_all(); }, snapshot_timeout).value_or(std::nullopt);
+}
+
+std::optional<std::vector<DeadlockReport>> AgentAnswers::deadlocks() {
+  return agent_thread_.call([this] { return deadlocks_.current_reports(); }, snapshot_timeout);
+}
+
+std::optional<GcReport> AgentAnswers::gc_report() {
+  return agent_thread_.call([this] { return gc_.report(); }, snapshot_timeout);
+}
+
+std::optional<ContentionProfile> AgentAnswers::profile(ProfileTake take) {
+  // nullopt from the profile itself (not built) or from the wait.
+  return agent_thread_.call([this, take] { return (contention_.*take)(); }, snapshot_timeout).value_or(std::nullopt);
+}
+
+std::vector<HttpRoute> agent_routes(const Options& options, AgentAnswers& answers) {
   std::vector<HttpRoute> routes;
-  routes.push_back(metrics_endpoint(
-      [s] { return s.agent_thread.call<MetricFamilies>([s] { return s.metrics.collect(); }, snapshot_timeout); },
-      options.labels));
-  routes.push_back(
-      gc_endpoint([s] { return s.agent_thread.call<GcReport>([s] { return s.gc.report(); }, snapshot_timeout); }));
-  add_profile_routes(options, s, routes);
-  if (options.details != Details::off) add_detail_routes(options, s, routes);
+  routes.push_back(metrics_endpoint(answers, options.labels));
+  routes.push_back(gc_endpoint(answers));
+  add_profile_routes(options, answers, routes);
+  if (options.details != Details::off) {
+    auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
+    routes.push_back(detail_route(threads_endpoint(answers), options, remote_dumps));
+    routes.push_back(detail_route(deadlocks_endpoint(answers), options, remote_dumps));
+  }
   routes.push_back(landing_page(routes));
   return routes;
 }

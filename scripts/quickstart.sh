@@ -21,7 +21,7 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # injector's patches in tests/deploy), debootstrap (the Debian 13 root for the
 # extra test JDKs 8 and 21: scripts/install_jdks.sh) and jattach (attach on
 # every JDK, 8 included), golang-go (`go tool pprof`, Go's own reader of the
-# contention profiles, in tests/unit/pprof and tests/integration). helm, kubectl and
+# contention profiles, in tests/unit/exporters/pprof and tests/integration/contention). helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
 # jvmsight-injector (the admission webhook) parses AdmissionReviews with nlohmann::json.
@@ -85,6 +85,23 @@ run_demo() {
   exec java "-agentpath:$ROOT/build/agent/libjvmsight-loader.so=port=$port" -cp "$classes" JvmsightDemo ${DEMO_SECONDS:-}
 }
 
+# The images first, as README says a new user builds them: from the fresh
+# clone's empty build directory, building only what they carry (then the full
+# build reuses those objects, so it costs no extra compiling). A failure is
+# reported by ctest's deploy.image_build, which runs the same script and
+# otherwise keeps these archives (their inputs unchanged).
+build_images() {
+  echo "==> building the images from the build directory as it is (build/image-build.log)"
+  mkdir -p build
+  local start=$SECONDS
+  if deploy/image/build.sh >build/image-build.log 2>&1; then
+    echo "    done in $((SECONDS - start)) s: $(grep -c '^image: ' build/image-build.log) archives"
+  else
+    echo "==> the image build failed (build/image-build.log; ctest's deploy.image_build repeats it):" >&2
+    tail -5 build/image-build.log >&2
+  fi
+}
+
 run_tests() {
   echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm and build/jdk-roots)"
   build/tests/integration_tests --gtest_filter=-* | grep '^\[jvmsight\]'  # which JDKs, which are missing
@@ -126,6 +143,7 @@ start_arm64_root() {
 install_missing
 [ "$MODE" = test ] && start_arm64_root
 start_jdk_install
+[ "$MODE" = test ] && build_images
 build
 case "$MODE" in
   demo) run_demo ;;

@@ -29,6 +29,29 @@ class DeltaResponse : public DeferredResponse {
   std::string title_;
 };
 
+// A profile route: the totals, or the delta answered later.
+class ProfileEndpoint : public HttpEndpoint {
+ public:
+  ProfileEndpoint(std::shared_ptr<ProfileSource> source, std::string title)
+      : source_(std::move(source)), title_(std::move(title)) {}
+
+  HttpResponse answer(const HttpRequest& req) override {
+    const ProfileQuery query = parse_profile_query(req.query);
+    if (!query.ok()) return plain_response(400, query.error);
+    std::optional<ContentionProfile> now = source_->snapshot();
+    if (!now) return busy_response();
+    if (query.seconds == 0) return profile_response(*now, query.text, title_);
+    HttpResponse later;
+    later.later = std::make_shared<DeltaResponse>(source_, std::move(*now), query.text, title_);
+    later.after = std::chrono::seconds(query.seconds);
+    return later;
+  }
+
+ private:
+  std::shared_ptr<ProfileSource> source_;
+  std::string title_;
+};
+
 }  // namespace
 
 HttpResponse profile_response(const ContentionProfile& profile, bool text, const std::string& title) {
@@ -40,18 +63,7 @@ HttpResponse profile_response(const ContentionProfile& profile, bool text, const
 
 HttpRoute profile_route(std::string path, std::string summary, std::string title,
                         std::shared_ptr<ProfileSource> source) {
-  auto handler = [source, title](const HttpRequest& req) {
-    const ProfileQuery query = parse_profile_query(req.query);
-    if (!query.ok()) return plain_response(400, query.error);
-    std::optional<ContentionProfile> now = source->snapshot();
-    if (!now) return busy_response();
-    if (query.seconds == 0) return profile_response(*now, query.text, title);
-    HttpResponse later;
-    later.later = std::make_shared<DeltaResponse>(source, std::move(*now), query.text, title);
-    later.after = std::chrono::seconds(query.seconds);
-    return later;
-  };
-  return {std::move(path), std::move(handler), std::move(summary)};
+  return {std::move(path), std::make_shared<ProfileEndpoint>(std::move(source), std::move(title)), std::move(summary)};
 }
 
 }  // namespace jvmsight

@@ -14,6 +14,7 @@
 #include "exporters/http/http_server.h"
 #include "exporters/pprof/pprof_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
+#include "tests/harness/endpoints.h"
 #include "tests/harness/http_client.h"
 #include "tests/harness/test_ca.h"
 #include "tests/hostile/attacker.h"
@@ -33,11 +34,12 @@ class EmptyProfile : public ProfileSource {
 };
 
 std::vector<HttpRoute> metrics_routes() {
-  return {metrics_endpoint([] {
-            MetricFamilies f;
-            add_sample(add_uncatalogued_family(f, "jvmsight_up_like", MetricType::gauge, "h"), 1);
-            return std::optional<MetricFamilies>(f);
-          }),
+  static MetricsFrom metrics([] {
+    MetricFamilies f;
+    add_sample(add_uncatalogued_family(f, "jvmsight_up_like", MetricType::gauge, "h"), 1);
+    return std::optional<MetricFamilies>(f);
+  });
+  return {metrics_endpoint(metrics),
           profile_route("/debug/pprof/mutex", "profile", "mutex", std::make_shared<EmptyProfile>())};
 }
 
