@@ -1,6 +1,7 @@
 #include "collectors/contention/frame_names.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "common/jvm_calls.h"
@@ -67,6 +68,23 @@ ProfileFrame FrameNames::frame(const jvmtiFrameInfo& f) {
                                 [](jlocation at, const jvmtiLineNumberEntry& e) { return at < e.start_location; });
   if (f.location >= 0 && after != m.lines.begin()) out.line = std::prev(after)->line_number;
   return out;
+}
+
+std::vector<ProfileFrame> java_stack_frames(std::string_view lines, FrameNames& names) {
+  std::vector<ProfileFrame> frames;
+  while (!lines.empty()) {
+    const size_t end = std::min(lines.find('\n'), lines.size());
+    const std::string_view line = lines.substr(0, end);
+    lines.remove_prefix(std::min(end + 1, lines.size()));
+    const size_t name_end = line.find('\t');
+    const size_t file_end = name_end == std::string_view::npos ? name_end : line.find('\t', name_end + 1);
+    if (file_end == std::string_view::npos || name_end == 0) continue;
+    int32_t number = 0;
+    std::from_chars(line.data() + file_end + 1, line.data() + line.size(), number);
+    const std::string name(line.substr(0, name_end)), file(line.substr(name_end + 1, file_end - name_end - 1));
+    frames.push_back({names.function(name, file), std::max(number, 0)});
+  }
+  return frames;
 }
 
 }  // namespace jvmsight

@@ -10,6 +10,7 @@
 #include <jvmti.h>
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -44,5 +45,10 @@ class FrameNames {
 
 // "Ljava/util/HashMap$Node;" -> "java.util.HashMap$Node"; garbage in, "" out.
 std::string class_name_of_signature(const char* signature);
+
+// A stack Java formatted (ParkedThreadScan::virtual_stacks: a line per frame,
+// "Class.method\tFile.java\tline"), its functions named in `names`; a line
+// without its three fields is left out.
+std::vector<ProfileFrame> java_stack_frames(std::string_view lines, FrameNames& names);
 
 }  // namespace jvmsight

@@ -5,17 +5,6 @@
 namespace jvmsight {
 namespace {
 
-// Adds the calling thread's CPU time over its scope to a total.
-class CpuTimer {
- public:
-  explicit CpuTimer(int64_t& total) : total_(total), start_(clock_ns(CLOCK_THREAD_CPUTIME_ID)) {}
-  ~CpuTimer() { total_ += clock_ns(CLOCK_THREAD_CPUTIME_ID) - start_; }
-
- private:
-  int64_t& total_;
-  int64_t start_;
-};
-
 int64_t rounded_waits(uint64_t weight) {
   return static_cast<int64_t>((weight + StackTable::weight_one / 2) / StackTable::weight_one);
 }

@@ -17,10 +17,11 @@ namespace jvmsight {
 
 // What the profile's upkeep cost and kept: the jvmsight_profile_* families.
 struct ProfileCounts {
-  uint64_t samples = 0;  // waits kept
-  uint64_t stacks = 0;   // distinct stacks in the table
-  uint64_t dropped = 0;  // first waits at a new stack that found the table full
-  int64_t cpu_ns = 0;    // the agent thread's CPU naming and building
+  uint64_t samples = 0;     // waits kept
+  uint64_t stacks = 0;      // distinct stacks in the table
+  uint64_t dropped = 0;     // first waits at a new stack that found the table full
+  int64_t cpu_ns = 0;       // the agent thread's CPU naming and building (block: and sampling)
+  int64_t interval_ns = 0;  // block: the sampler's interval now; mutex: none
 };
 
 class MonitorProfile {
