@@ -183,6 +183,8 @@ void Agent::build_signals(JNIEnv* jni) {
   // thread's status word for the thread-state walk, in one call instead of
   // a JNI read per thread (without it, the roster reads them one by one).
   threads_.roster().set_status_gather(deadlocks_.status_gather());
+  // And its scan of parked threads feeds the block profile.
+  contention_.build_profiles(jni, threads_, deadlocks_.parked_scan(), collectors_);
 }
 
 void Agent::push_spans() {

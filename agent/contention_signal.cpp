@@ -21,6 +21,15 @@ void ContentionSignal::open_profile_env(JavaVM* vm) {
 }
 
 void ContentionSignal::schedule(AgentThread& thread) {
+  // The block profile's sampler sets its own pace (BlockProfile, ParkPacing).
+  if (serves_block_profile()) {
+    thread.paced(
+        [this]() -> std::chrono::nanoseconds {
+          if (!block_profile_) return std::chrono::minutes(1);  // refused at build: nothing to sample
+          return block_profile_->sample();
+        },
+        std::chrono::milliseconds(100));
+  }
   if (!events_.monitor) return;
   thread.every(ContentionDutyCycle::slice, [this] {
     if (duty_cycle_) duty_cycle_->tick();
@@ -41,20 +50,36 @@ void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& span
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
         recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_);
   }
-  if (events_.monitor && monitor_stacks()) {
+  if (events_.monitor && monitor_stacks())
     mutex_profile_ = std::make_unique<MonitorProfile>(jvmti_, jni, *monitor_stacks_);
-    profile_collector_ = std::make_unique<ProfileCollector>(*mutex_profile_);
-    collectors.add("profiles", *profile_collector_);
-  }
   if (events_.monitor && options_.contended_span_min_ns > 0) {
     wait_spans_ =
         std::make_unique<ContendedWaitSpans>(jvmti_, jni, recorder_.long_waits(), *collector_, threads.roster(), spans);
   }
 }
 
+void ContentionSignal::build_profiles(JNIEnv* jni, ThreadSignal& threads, ParkedThreadScan* parked,
+                                      CollectorSet& collectors) {
+  if (serves_block_profile() && parked == nullptr)
+    log::info("the lock scan's Java pass does not run here: /debug/pprof/block has nothing to serve");
+  if (serves_block_profile() && parked != nullptr) {
+    const VirtualThreadCounter& virtual_threads = threads.virtual_threads();
+    block_profile_ = std::make_unique<BlockProfile>(jvmti_, jni, threads.roster(), *parked,
+                                                    virtual_threads.supported() ? &virtual_threads : nullptr);
+  }
+  if (!mutex_profile_ && !block_profile_) return;
+  profile_collector_ = std::make_unique<ProfileCollector>(mutex_profile_.get(), block_profile_.get());
+  collectors.add("profiles", *profile_collector_);
+}
+
 std::optional<ContentionProfile> ContentionSignal::mutex_snapshot() {
   if (!mutex_profile_) return std::nullopt;
   return mutex_profile_->snapshot();
+}
+
+std::optional<ContentionProfile> ContentionSignal::block_snapshot() {
+  if (!block_profile_) return std::nullopt;
+  return block_profile_->snapshot();
 }
 
 void ContentionSignal::note_unseen_blocking() {

@@ -50,6 +50,7 @@ void DeadlockSignal::build_source(JNIEnv* jni, ThreadSignal& threads, Contention
       // Reports find virtual threads, which ThreadMXBean does not know, by id.
       threads.dumps().set_thread_lookup([jvmti_source](ThreadKey id) { return jvmti_source->virtual_thread(id); });
       status_gather_ = jvmti_source->status_gather();
+      parked_scan_ = jvmti_source->parked_scan();
       source_ = std::move(source);
       return;
     }

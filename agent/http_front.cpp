@@ -34,11 +34,20 @@ class AgentProfileSource : public ProfileSource {
 // Stacks of the application's code (docs/PROFILES.md): served where /metrics
 // is, or to loopback clients only with profiles=local.
 void add_profile_routes(const Options& options, AgentAnswers& answers, std::vector<HttpRoute>& routes) {
-  if (options.profiles == Details::off || !answers.contention().serves_mutex_profile()) return;
-  routes.push_back(profile_route(
-      "/debug/pprof/mutex", "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)", "mutex",
-      std::make_shared<AgentProfileSource>(answers, &ContentionSignal::mutex_snapshot)));
-  routes.back().local_only = options.profiles == Details::local;
+  if (options.profiles == Details::off) return;
+  if (answers.contention().serves_mutex_profile()) {
+    routes.push_back(profile_route(
+        "/debug/pprof/mutex", "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)", "mutex",
+        std::make_shared<AgentProfileSource>(answers, &ContentionSignal::mutex_snapshot)));
+    routes.back().local_only = options.profiles == Details::local;
+  }
+  if (answers.contention().serves_block_profile()) {
+    routes.push_back(
+        profile_route("/debug/pprof/block",
+                      "threads parked on java.util.concurrent locks by waiting stack (pprof; ?seconds=N, ?debug=1)",
+                      "block", std::make_shared<AgentProfileSource>(answers, &ContentionSignal::block_snapshot)));
+    routes.back().local_only = options.profiles == Details::local;
+  }
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 #pragma once
 // The agent's HTTP side: /metrics, /gc, unless the profiles option is off
-// /debug/pprof/mutex, and, unless the details option is off, /threads and
-// /deadlocks, answered by AgentAnswers on the agent thread; and the server
-// started on the host, port, TLS and credentials the options name, with its
-// portfile.
+// /debug/pprof/mutex and /debug/pprof/block, and, unless the details option
+// is off, /threads and /deadlocks, answered by AgentAnswers on the agent
+// thread; and the server started on the host, port, TLS and credentials the
+// options name, with its portfile.
 #include <chrono>
 #include <memory>
 #include <optional>
