@@ -1,5 +1,6 @@
 #include "tests/harness/go_pprof.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -69,6 +70,14 @@ std::map<std::string, int64_t> GoPprof::by_leaf(size_t index) const {
   for (const auto& s : samples)
     if (!s.functions.empty() && index < s.values.size()) out[s.functions.front()] += s.values[index];
   return out;
+}
+
+int64_t GoPprof::through(size_t index, const std::string& function) const {
+  int64_t sum = 0;
+  for (const auto& s : samples)
+    if (index < s.values.size() && std::find(s.functions.begin(), s.functions.end(), function) != s.functions.end())
+      sum += s.values[index];
+  return sum;
 }
 
 int64_t GoPprof::total(size_t index) const {

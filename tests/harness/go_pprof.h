@@ -24,6 +24,8 @@ struct GoPprof {
 
   // Value `index` summed over the samples whose leaf is each function.
   std::map<std::string, int64_t> by_leaf(size_t index) const;
+  // Value `index` summed over the samples whose stack holds this function.
+  int64_t through(size_t index, const std::string& function) const;
   int64_t total(size_t index) const;
 };
 

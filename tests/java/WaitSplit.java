@@ -5,29 +5,41 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Two call sites waiting for locks in a split of waiting time the fixture
- * measures itself: slowSite's threads queue for a lock held ~2 ms at a time
- * (long, rare waits), fastSite's for one held ~20 us (short, frequent
- * waits). Each acquisition is timed with nanoTime around it, summed per
- * site; waits are the acquisitions that took over 5 us (an uncontended one
- * takes well under 1 us), and, with monitors on platform threads, also the
- * JVM's own blocked counts (ThreadInfo.getBlockedCount).
- * Args: monitor|juc platform|virtual millis [delay_millis: before the run
- * starts, READY already printed]. Prints READY, then after the run "SPLIT slow_ns=.. slow_waits=.. fast_ns=.. fast_waits=.. slow_blocked=..
- * fast_blocked=..", then serves commands (GroundTruth) with the threads
- * alive and idle.
+ * measures itself. monitor (the mutex profile's fixture): slowSite's
+ * threads queue for a monitor held ~2 ms at a time (long, rare waits),
+ * fastSite's for one held ~20 us (short, frequent waits). juc (the block
+ * profile's): fair ReentrantLocks held 60 ms at slowSite and 15 ms at
+ * fastSite, so each acquisition waits tens of milliseconds behind the
+ * others (waits as a service sees them, and longer than the block
+ * sampler's interval); meanwhile idle pool workers wait on their queue and
+ * a thread waits on a Condition, which the block profile must leave out.
+ * Each acquisition is timed with nanoTime around it, summed per site;
+ * waits are the acquisitions that took over 5 us (an uncontended one takes
+ * well under 1 us), and, with monitors on platform threads, also the JVM's
+ * own blocked counts (ThreadInfo.getBlockedCount).
+ * Args: monitor|juc platform|virtual millis [delay_millis, or "go": the
+ * run starts that much later, or when a line comes on stdin; READY is
+ * printed before]. Prints READY, then after the run "SPLIT slow_ns=..
+ * slow_waits=.. fast_ns=.. fast_waits=.. slow_blocked=.. fast_blocked=..",
+ * then serves commands (GroundTruth) with the threads alive and idle.
  */
 public class WaitSplit {
     static final int SLOW_THREADS = 3, FAST_THREADS = 4;
     static final long WAIT_NS = 5_000;
 
     static final Object slowMonitor = new Object(), fastMonitor = new Object();
-    static final ReentrantLock slowLock = new ReentrantLock(), fastLock = new ReentrantLock();
+    // Fair: each acquisition queues behind the others, none barges in.
+    static final ReentrantLock slowLock = new ReentrantLock(true), fastLock = new ReentrantLock(true);
     static final AtomicLong slowNs = new AtomicLong(), slowWaits = new AtomicLong();
     static final AtomicLong fastNs = new AtomicLong(), fastWaits = new AtomicLong();
     static volatile long sink;
@@ -50,7 +62,7 @@ public class WaitSplit {
             slowLock.lock();
             try {
                 count(System.nanoTime() - t0, slowNs, slowWaits);
-                Thread.sleep(2);
+                Thread.sleep(60);
             } finally {
                 slowLock.unlock();
             }
@@ -62,13 +74,13 @@ public class WaitSplit {
         }
     }
 
-    static void fastSite(boolean juc) {
+    static void fastSite(boolean juc) throws InterruptedException {
         long t0 = System.nanoTime();
         if (juc) {
             fastLock.lock();
             try {
                 count(System.nanoTime() - t0, fastNs, fastWaits);
-                spin(20_000);
+                Thread.sleep(15);
             } finally {
                 fastLock.unlock();
             }
@@ -88,12 +100,39 @@ public class WaitSplit {
         return (ThreadFactory) factory.invoke(builder);
     }
 
+    // Threads parked, but not on a lock: idle pool workers on their queue
+    // (a Condition of its lock) and a thread in Condition.await.
+    static void idleWaiters() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(3, 3, 1, TimeUnit.HOURS, new LinkedBlockingQueue<>());
+        pool.prestartAllCoreThreads();
+        ReentrantLock lock = new ReentrantLock();
+        Condition never = lock.newCondition();
+        Thread waiter = new Thread(() -> {
+            lock.lock();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                lock.unlock();
+            }
+        });
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
     public static void main(String[] args) throws Exception {
         final boolean juc = args[0].equals("juc");
         final boolean virtual = args[1].equals("virtual");
+        if (juc) idleWaiters();
         System.out.println("READY");
         System.out.flush();
-        if (args.length > 3) Thread.sleep(Long.parseLong(args[3]));
+        if (args.length > 3 && args[3].equals("go")) {
+            // One line, read unbuffered: serveCommands reads the rest.
+            for (int c = System.in.read(); c >= 0 && c != '\n'; c = System.in.read()) { }
+        } else if (args.length > 3) {
+            Thread.sleep(Long.parseLong(args[3]));
+        }
         final long end = System.nanoTime() + Long.parseLong(args[2]) * 1_000_000;
         ThreadFactory threads = factory(virtual);
         CountDownLatch stopped = new CountDownLatch(SLOW_THREADS + FAST_THREADS);
