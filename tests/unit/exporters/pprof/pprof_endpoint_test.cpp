@@ -1,6 +1,7 @@
 // The profile routes on the real server: ?seconds=N answered later from the
-// loop (other requests meanwhile answered at once), bad queries a 400 of one
-// line, no snapshot a 503, and profile_delta's arithmetic.
+// loop (other requests meanwhile answered at once; HEAD and TLS too), bad
+// queries a 400 of one line, no snapshot a 503, and profile_delta's
+// arithmetic.
 #include "exporters/pprof/pprof_endpoint.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 
 #include "tests/harness/endpoints.h"
 #include "tests/harness/http_client.h"
+#include "tests/harness/test_ca.h"
 
 namespace jvmsight {
 namespace {
@@ -86,6 +88,37 @@ TEST(ProfileEndpoint, SecondsAnswersTheDeltaLaterWithoutHoldingTheServer) {
   // One snapshot at the request, one when the time was up: 10 waits, 1 s.
   EXPECT_EQ(s.source->taken.load(), 2);
   EXPECT_NE(delta.body.find("1 stacks, 10 waits, 1.000 s waited over 5.0 s"), std::string::npos) << delta.body;
+}
+
+TEST(ProfileEndpoint, AHeadRequestOnADeltaGetsItsHeadLaterAndNoBody) {
+  Served s;
+  const auto asked = Clock::now();
+  auto r = test::http_raw(s.port(), "HEAD /debug/pprof/mutex?seconds=1&debug=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_GE(Clock::now() - asked, 1s);
+  EXPECT_EQ(r.status, 200) << r.headers;
+  EXPECT_EQ(r.body, "");
+  EXPECT_EQ(s.source->taken.load(), 2);
+}
+
+// The deferred answer goes out through the connection's TLS session, read
+// by curl trusting only the test's CA.
+TEST(ProfileEndpoint, ADeltaOverTlsIsAnsweredLater) {
+  test::TestCa ca;
+  test::make_test_ca(ca);
+  ASSERT_EQ(ca.error, "");
+  auto source = std::make_shared<GrowingProfile>();
+  HttpServerConfig config;
+  config.tls.cert_file = ca.server_cert;
+  config.tls.key_file = ca.server_key;
+  std::string error;
+  auto server = HttpServer::start(config, {profile_route("/debug/pprof/mutex", "m", "mutex", source)}, error);
+  ASSERT_TRUE(server) << error;
+  const auto asked = Clock::now();
+  auto r = test::curl({"--cacert", ca.ca_cert,
+                       "https://127.0.0.1:" + std::to_string(server->port()) + "/debug/pprof/mutex?seconds=1&debug=1"});
+  EXPECT_GE(Clock::now() - asked, 1s);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 stacks, 10 waits, 1.000 s waited over 5.0 s"), std::string::npos) << r.out;
 }
 
 TEST(ProfileEndpoint, TotalsAreGzippedProfileBytes) {
