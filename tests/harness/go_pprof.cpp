@@ -1,10 +1,13 @@
 #include "tests/harness/go_pprof.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
+#include "tests/harness/http_client.h"
 #include "tests/harness/jvm_process.h"
 
 namespace jvmsight::test {
@@ -99,6 +102,16 @@ GoPprof go_pprof_raw(const std::string& profile_bytes) {
     return p;
   }
   parse(p);
+  return p;
+}
+
+GoPprof served_contention_profile(int port, const std::string& path) {
+  HttpResult r = http_get(port, path, "127.0.0.1", std::chrono::seconds(20));
+  EXPECT_EQ(r.status, 200) << r.body;
+  GoPprof p = go_pprof_raw(r.body);
+  EXPECT_EQ(p.error, "") << p.raw;
+  EXPECT_EQ(p.period_type, "contentions count");
+  EXPECT_EQ(p.sample_types, (std::vector<std::string>{"contentions/count", "delay/nanoseconds"}));
   return p;
 }
 

@@ -31,4 +31,9 @@ struct GoPprof {
 
 GoPprof go_pprof_raw(const std::string& profile_bytes);
 
+// GET path (with its query) from the agent on port, read by go tool pprof:
+// expects a 200 and a contention profile as Go serves one (sample types
+// contentions/count and delay/nanoseconds), gtest failures otherwise.
+GoPprof served_contention_profile(int port, const std::string& path);
+
 }  // namespace jvmsight::test

@@ -21,13 +21,7 @@ class MutexProfileVirtual : public ::testing::TestWithParam<Jdk> {};
 JVMSIGHT_JDKS(MutexProfileVirtual, all_jdks().from(21));
 
 GoPprof fetch(const AgentJvm& jvm, const std::string& query = "") {
-  HttpResult r = http_get(jvm.port, "/debug/pprof/mutex" + query, "127.0.0.1", std::chrono::seconds(20));
-  EXPECT_EQ(r.status, 200) << r.body;
-  GoPprof p = go_pprof_raw(r.body);
-  EXPECT_EQ(p.error, "") << p.raw;
-  EXPECT_EQ(p.period_type, "contentions count");
-  EXPECT_EQ(p.sample_types, (std::vector<std::string>{"contentions/count", "delay/nanoseconds"}));
-  return p;
+  return served_contention_profile(jvm.port, "/debug/pprof/mutex" + query);
 }
 
 // Each site's share of the waiting within 10 points of the fixture's own,
