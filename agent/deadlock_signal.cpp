@@ -24,6 +24,7 @@ void DeadlockSignal::schedule(AgentThread& thread, ContentionSignal& contention)
       [this, &contention] {
         contention.note_unseen_blocking();
         if (detector_) detector_->check();
+        report_warnings();
       },
       std::chrono::milliseconds{0});
 }
@@ -38,6 +39,7 @@ void DeadlockSignal::build(JNIEnv* jni, ThreadSignal& threads, ContentionSignal&
       [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); });
   detector_->set_class_sink(contention.lock_classes());
   collectors.add("deadlocks", *detector_);
+  if (watch_) collectors.add("lock_watch", *watch_);
 }
 
 void DeadlockSignal::build_source(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention) {
@@ -49,6 +51,14 @@ void DeadlockSignal::build_source(JNIEnv* jni, ThreadSignal& threads, Contention
       JvmtiLockGraphSource* jvmti_source = source.get();
       // Reports find virtual threads, which ThreadMXBean does not know, by id.
       threads.dumps().set_thread_lookup([jvmti_source](ThreadKey id) { return jvmti_source->virtual_thread(id); });
+      if (options_.deadlock_check_ms > 0) {
+        watch_ = std::make_unique<LockWaitWatch>(jvmti_, jni, threads.roster(), contention.blocked_counts(),
+                                                 std::chrono::milliseconds(options_.stuck_threshold_ms));
+        if (watch_->ready())
+          source->set_observer(watch_.get());
+        else
+          watch_.reset();
+      }
       source_ = std::move(source);
       return;
     }
@@ -67,9 +77,38 @@ void DeadlockSignal::confirmed(const DeadlockCycle& cycle) {
   for (DeadlockSink* sink : sinks_) sink->deadlock_confirmed(report);
 }
 
-std::vector<DeadlockReport> DeadlockSignal::current_reports() {
-  if (!detector_) return {};
-  return reports_->describe(detector_->current());
+DeadlocksPage DeadlockSignal::current_page() {
+  DeadlocksPage page;
+  if (detector_) page.deadlocks = reports_->describe(detector_->current());
+  if (watch_) page.inversions = watch_->inversions();
+  return page;
+}
+
+// A deadlock that formed is reported as such: its inversion, found in the
+// same check, is not announced a second time as a potential one.
+void DeadlockSignal::report_warnings() {
+  if (!watch_) return;
+  std::vector<int32_t> deadlocked;
+  if (detector_)
+    for (const auto& c : detector_->current())
+      for (const auto& e : c.edges) deadlocked.push_back(e.lock.identity_hash);
+  for (const LockOrderInversion& inversion : watch_->take_inversions()) {
+    const bool formed = std::all_of(inversion.orders.begin(), inversion.orders.end(), [&](const LockOrder& o) {
+      return std::find(deadlocked.begin(), deadlocked.end(), o.to.identity_hash) != deadlocked.end();
+    });
+    if (!formed)
+      for (DeadlockSink* sink : sinks_) sink->inversion_found(inversion);
+  }
+  std::vector<StuckThreadReport> stuck = watch_->take_stuck();
+  for (size_t i = 0; i < stuck.size(); ++i) {
+    if (i == max_stuck_described) {
+      log::warn(stuck.size() - i, " more threads got stuck on locks at this check, not described one by one: ",
+                "see jvmsight_threads_stuck and /threads");
+      break;
+    }
+    reports_->describe(stuck[i]);
+    for (DeadlockSink* sink : sinks_) sink->thread_stuck(stuck[i]);
+  }
 }
 
 }  // namespace jvmsight

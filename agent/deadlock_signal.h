@@ -3,7 +3,9 @@
 // capabilities were granted, else ThreadMXBean), the scrape-time lock queue
 // metrics, and the background deadlock check. Each newly confirmed deadlock
 // is described once (DeadlockReports) and handed to every DeadlockSink;
-// /deadlocks asks for the current ones.
+// /deadlocks asks for the current ones. With the JVM TI source the check
+// also shows its waits to LockWaitWatch: lock-order inversions and threads
+// stuck on a lock, handed to the same sinks after each check.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -17,6 +19,7 @@
 #include "agent/options.h"
 #include "agent/thread_signal.h"
 #include "collectors/collector_set.h"
+#include "collectors/lock_graph/lock_wait_watch.h"
 #include "collectors/locks/deadlock_detector.h"
 #include "collectors/locks/deadlock_reports.h"
 #include "collectors/locks/lock_graph_source.h"
@@ -31,6 +34,9 @@ class DeadlockSignal {
   static constexpr std::chrono::milliseconds confirm_delay{100};
   // The ThreadMXBean fallback stops the world: never check more often than this.
   static constexpr std::chrono::milliseconds fallback_check_interval{2000};
+  // Newly stuck threads described (two stacks each) after one check; the
+  // rest of a pileup that got stuck at once get one line between them.
+  static constexpr size_t max_stuck_described = 4;
 
   DeadlockSignal(jvmtiEnv* jvmti, const Options& options, const Capabilities& capabilities)
       : jvmti_(jvmti), options_(options), capabilities_(capabilities) {}
@@ -41,12 +47,15 @@ class DeadlockSignal {
   void schedule(AgentThread& thread, ContentionSignal& contention);
   // Agent thread, once, after the threads and contention signals.
   void build(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention, CollectorSet& collectors);
-  // /deadlocks: the confirmed deadlocks as of the last check, described now.
-  std::vector<DeadlockReport> current_reports();
+  // /deadlocks: the confirmed deadlocks as of the last check, described now,
+  // and the known lock-order inversions.
+  DeadlocksPage current_page();
 
  private:
   void build_source(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention);
   void confirmed(const DeadlockCycle& cycle);
+  // After a check: new inversions and newly stuck threads to the sinks.
+  void report_warnings();
 
   jvmtiEnv* jvmti_;
   const Options& options_;
@@ -56,6 +65,7 @@ class DeadlockSignal {
   std::unique_ptr<LockQueueCollector> queues_;
   std::unique_ptr<DeadlockReports> reports_;
   std::unique_ptr<DeadlockDetector> detector_;
+  std::unique_ptr<LockWaitWatch> watch_;  // null: the ThreadMXBean fallback, or no check
 };
 
 }  // namespace jvmsight

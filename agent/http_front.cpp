@@ -22,8 +22,7 @@ void add_detail_routes(const Options& options, HttpSources s, std::vector<HttpRo
         .value_or(std::nullopt);
   }));
   routes.push_back(deadlocks_endpoint([s] {
-    return s.agent_thread.call<std::vector<DeadlockReport>>([s] { return s.deadlocks.current_reports(); },
-                                                            snapshot_timeout);
+    return s.agent_thread.call<DeadlocksPage>([s] { return s.deadlocks.current_page(); }, snapshot_timeout);
   }));
   auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
   for (size_t i = routes.size() - 2; i < routes.size(); ++i) {

@@ -135,6 +135,8 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
      }},
+    {"stuck_threshold_ms", "stuck_threshold_ms", "milliseconds from 1000 to 86400000 (a day)",
+     [](std::string_view v, Options& o) { return parse_int(v, 1000, 86'400'000, o.stuck_threshold_ms); }},
     {"lock_classes", "lock_classes", "a number from 1 to 1000: how many lock classes get their own label",
      [](std::string_view v, Options& o) { return parse_int(v, 1, 1000, o.lock_classes); }},
     {"contention", "contention", "on or off; off stops the monitor contention and wait events",

@@ -53,6 +53,7 @@ struct Options {
   std::string tls_key_file;
   std::string tls_min_version = "1.2";  // or "1.3"
   int deadlock_check_ms = 500;          // background deadlock check interval; 0 turns it off
+  int stuck_threshold_ms = 60000;       // a thread waiting this long for one lock is stuck
   int lock_classes = 20;                // top K lock classes labelled in contention metrics
   bool contention = true;               // JVM TI monitor contention and wait events
   // Breakpoints that count virtual-thread pinnings (21+); auto: unless

@@ -99,6 +99,7 @@ const std::vector<MetricDef>& metric_catalogue() {
     catalogue::add_runtime_rows(out);
     catalogue::add_gc_and_agent_rows(out);
     catalogue::add_lock_rows(out);
+    catalogue::add_lock_watch_rows(out);
     return out;
   }();
   return rows;

@@ -20,6 +20,7 @@ constexpr Section sections[] = {
     {"threads", "Threads"},
     {"pinning", "Virtual-thread pinning"},
     {"deadlocks", "Deadlocks"},
+    {"lock_watch", "Lock-order inversions and stuck threads"},
     {"contention", "Monitor contention and Object.wait"},
     {"lock_queue", "Lock holders and j.u.c. locks"},
     {"gc", "GC"},

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "collectors/lock_graph/scan_observer.h"
 #include "collectors/locks/java_lock_scan.h"
 #include "collectors/locks/jvm_blocked_counts.h"
 #include "collectors/locks/jvm_lock_lookup.h"
@@ -48,6 +49,8 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // JDK 21+: the live virtual thread with this id (a local reference), or null.
   jthread virtual_thread(ThreadKey id) { return java_pass_ ? java_pass_->virtual_thread(id) : nullptr; }
   bool stops_the_world() const override { return false; }
+  // Shown every background scan's waits (the lock-order probe, stuck threads).
+  void set_observer(ScanObserver* observer) { observer_ = observer; }
 
  private:
   // The roster's list is taken again only when a thread started or ended,
@@ -65,7 +68,9 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // Where candidate k waits, or no_lock to leave it out.
   size_t juc_lock_of(const ScanPlan& plan, size_t k, jthread t, const std::vector<jobject>& java_locks,
                      std::vector<size_t>& slot_lock, std::vector<ScanLock>& locks);
-  void add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
+  // False when virtual threads waits were not looked for this time (they
+  // stand as the last walk saw them).
+  bool add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
                            std::chrono::steady_clock::time_point now);
   void describe_locks(const std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks, bool full, LockScan& out);
   void name_cycles(const std::vector<ScanWaiter>& waiters, const std::vector<ScanLock>& locks, LockScan& out);
@@ -82,6 +87,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   JvmLockLookup lookup_;
   JvmtiMonitorWaits monitors_;
   std::unique_ptr<JavaLockScan> java_pass_;  // null: every thread is read through JNI
+  ScanObserver* observer_ = nullptr;
 };
 
 }  // namespace jvmsight

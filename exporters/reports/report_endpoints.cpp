@@ -1,6 +1,7 @@
 #include "exporters/reports/report_endpoints.h"
 
 #include "exporters/reports/gc_report.h"
+#include "exporters/reports/lock_order_report.h"
 #include "exporters/reports/thread_report.h"
 
 namespace jvmsight {
@@ -38,9 +39,9 @@ HttpRoute threads_endpoint(ThreadsSource source) {
 }
 
 HttpRoute deadlocks_endpoint(DeadlocksSource source) {
-  return text_or_json<std::vector<DeadlockReport>>(
-      "/deadlocks", "current deadlock cycles with threads, locks and stacks (?format=json)", std::move(source),
-      deadlocks_text, deadlocks_json);
+  return text_or_json<DeadlocksPage>(
+      "/deadlocks", "current deadlock cycles with threads, locks and stacks, and lock-order inversions (?format=json)",
+      std::move(source), deadlocks_page_text, deadlocks_page_json);
 }
 
 // JSON only: its consumers are programs. Asked for another format, it says

@@ -1,6 +1,6 @@
 #pragma once
-// The detail endpoints: GET /threads and GET /deadlocks (text by default,
-// JSON with ?format=json) and GET /gc (JSON). The sources run on the agent
+// The detail endpoints: GET /threads and GET /deadlocks (deadlocks formed and
+// potential ones; text by default, JSON with ?format=json) and GET /gc (JSON). The sources run on the agent
 // thread (the handlers only wait for them); nullopt means the JVM was busy
 // or exiting.
 #include <functional>
@@ -10,11 +10,12 @@
 #include "exporters/http/http_server.h"
 #include "model/deadlock.h"
 #include "model/gc_report.h"
+#include "model/lock_order.h"
 
 namespace jvmsight {
 
 using ThreadsSource = std::function<std::optional<std::vector<ThreadRecord>>()>;
-using DeadlocksSource = std::function<std::optional<std::vector<DeadlockReport>>()>;
+using DeadlocksSource = std::function<std::optional<DeadlocksPage>()>;
 using GcReportSource = std::function<std::optional<GcReport>()>;
 
 HttpRoute threads_endpoint(ThreadsSource source);

@@ -10,6 +10,7 @@ namespace jvmsight::catalogue {
 
 void add_thread_rows(std::vector<MetricDef>& rows);
 void add_lock_rows(std::vector<MetricDef>& rows);
+void add_lock_watch_rows(std::vector<MetricDef>& rows);
 void add_runtime_rows(std::vector<MetricDef>& rows);
 void add_gc_and_agent_rows(std::vector<MetricDef>& rows);
 

@@ -114,6 +114,7 @@ TEST(LockOptions, DefaultsServeDetailsAndCheckTwiceASecond) {
   EXPECT_EQ(p.options.details, Details::local);  // names and stacks: this machine only
   EXPECT_EQ(p.options.deadlock_check_ms, 500);
   EXPECT_EQ(p.options.lock_classes, 20);
+  EXPECT_EQ(p.options.stuck_threshold_ms, 60000);  // a minute on one lock: stuck
 }
 
 TEST(LockOptions, ParsesEachLockOption) {
@@ -137,6 +138,14 @@ void expect_error(const std::string& text, const std::string& fragment) {
 TEST(LockOptions, BadDetailsNamesTheAcceptedValues) {
   expect_error("details=yes", "bad details 'yes' (expected local, on or off");
   expect_error("details=", "bad details ''");
+}
+
+TEST(LockOptions, StuckThresholdFromASecondToADay) {
+  EXPECT_EQ(parse_options("stuck_threshold_ms=1000").options.stuck_threshold_ms, 1000);
+  EXPECT_EQ(parse_options("stuck_threshold_ms=86400000").options.stuck_threshold_ms, 86400000);
+  expect_error("stuck_threshold_ms=999", "bad stuck_threshold_ms '999' (expected milliseconds from 1000 to 86400000");
+  expect_error("stuck_threshold_ms=86400001", "bad stuck_threshold_ms");
+  expect_error("stuck_threshold_ms=1m", "bad stuck_threshold_ms");
 }
 
 TEST(LockOptions, BadDeadlockCheckIntervalIsRejected) {
@@ -176,7 +185,8 @@ TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
 }
 
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
-  expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention, contention_sampling");
+  expect_error("deadlocks=on",
+               "details, deadlock_check_ms, stuck_threshold_ms, lock_classes, contention, contention_sampling");
   expect_error("details=on,details=off", "given twice");
 }
 

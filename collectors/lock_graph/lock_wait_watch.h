@@ -1,0 +1,67 @@
+#pragma once
+// Deadlocks before they happen, from the background deadlock check's own
+// view of who waits for which lock (ScanObserver): threads stuck on a lock
+// (WaitEpisodes, with the JVM's wait counts to tell one long wait from many
+// short ones) and lock-order inversions (LockOrderProbe). What is new goes
+// to the deadlock signal after each check (take_*), which describes and
+// reports it; the gauges are computed once per check, so a scrape only
+// copies them. Agent thread only.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "collectors/collector.h"
+#include "collectors/lock_graph/lock_order_probe.h"
+#include "collectors/lock_graph/scan_observer.h"
+#include "collectors/lock_graph/wait_episodes.h"
+#include "collectors/locks/blocked_progress.h"
+#include "collectors/locks/jvm_lock_lookup.h"
+#include "model/lock_order.h"
+
+namespace jvmsight {
+
+class LockWaitWatch : public ScanObserver, public Collector {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Collected locks leave the graph at most this often (a JNI call per lock).
+  static constexpr std::chrono::seconds sweep_interval{2};
+
+  // counts: the JVM's per-thread wait counts (null: platform threads are
+  // never found stuck). roster: the thread layout the lookups use.
+  LockWaitWatch(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, BlockedCountReader* counts,
+                std::chrono::milliseconds stuck_threshold);
+  bool ready() const { return ready_; }
+
+  size_t observed(const std::vector<ScanWaiter>& waiters, const std::vector<ScanLock>& locks,
+                  WaitCoverage coverage) override;
+  // jvmsight_lock_order_*, jvmsight_threads_stuck*: only once a check ran.
+  void collect(MetricFamilies& out) override;
+
+  // New since the last call: inversions, and threads newly stuck (threads
+  // left empty: the signal describes them).
+  std::vector<LockOrderInversion> take_inversions() { return probe_.take_found(); }
+  std::vector<StuckThreadReport> take_stuck() { return std::exchange(stuck_, {}); }
+  // The potential deadlocks known now, for /deadlocks.
+  std::vector<LockOrderInversion> inversions() const { return probe_.graph().inversions(); }
+
+ private:
+  void count_waits(Clock::time_point now);
+  void note_stuck(const std::vector<ScanWaiter>& waiters, const std::vector<ScanLock>& locks, Clock::time_point now);
+
+  JvmLockLookup lookup_;
+  BlockedCountReader* counts_;
+  bool ready_ = false;
+  WaitEpisodes episodes_;
+  LockOrderProbe probe_;
+  std::vector<StuckThreadReport> stuck_;
+  Clock::time_point next_sweep_{};
+  bool observed_once_ = false;
+  // The gauges, as of the last check.
+  size_t stuck_monitor_ = 0, stuck_juc_ = 0;
+  double stuck_max_seconds_ = 0;
+};
+
+}  // namespace jvmsight
