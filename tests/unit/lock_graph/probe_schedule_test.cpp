@@ -63,16 +63,16 @@ TEST(ProbeSchedule, OnlyWaitsTheLastScanReadArePicked) {
 }
 
 // A few new waits at once are looked at at once; a backlog is worked off
-// at 0.5% of the time (JDK 8 at 10,000 threads: a safepoint each).
-TEST(ProbeSchedule, BudgetOfHalfAPercentWithABurst) {
+// at 0.2% of the time (JDK 8 at 10,000 threads: a safepoint each).
+TEST(ProbeSchedule, BudgetOfAFifthOfAPercentWithABurst) {
   WaitEpisodes e{std::chrono::seconds(60)};
   ProbeSchedule s;
   Clock::time_point now{};
   e.observe({on(10, 1)}, {}, now);
   EXPECT_EQ(s.pick(e, now).size(), 1u);  // a full burst to start with
   s.spent(ProbeSchedule::max_burst + milliseconds(20));
-  EXPECT_TRUE(s.pick(e, now + milliseconds(3999)).empty());  // 20 ms of debt: 4 s to repay
-  EXPECT_EQ(s.pick(e, now + milliseconds(4001)).size(), 1u);
+  EXPECT_TRUE(s.pick(e, now + milliseconds(9999)).empty());  // 20 ms of debt: 10 s to repay
+  EXPECT_EQ(s.pick(e, now + milliseconds(10001)).size(), 1u);
   // Idle for long, the budget is one burst, not more.
   s.spent(milliseconds(1));
   now += std::chrono::hours(1);
