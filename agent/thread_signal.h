@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "agent/capabilities.h"
-#include "agent/options.h"
 #include "collectors/collector_set.h"
 #include "collectors/threads/pinning_collector.h"
 #include "collectors/threads/pinning_recorder.h"
@@ -20,6 +19,7 @@
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/thread_state_collector.h"
 #include "collectors/threads/virtual_thread_counter.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

@@ -1,6 +1,5 @@
 #include "collectors/lock_graph/call_site.h"
 
-#include "collectors/locks/tagged_lock_classes.h"
 #include "common/jvm_calls.h"
 
 namespace jvmsight {

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "collectors/lock_graph/lock_order_graph.h"
-#include "collectors/locks/jvm_lock_lookup.h"
+#include "collectors/lock_graph/jvm_lock_lookup.h"
 
 namespace jvmsight {
 

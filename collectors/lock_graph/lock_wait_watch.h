@@ -17,8 +17,8 @@
 #include "collectors/lock_graph/lock_order_probe.h"
 #include "collectors/lock_graph/scan_observer.h"
 #include "collectors/lock_graph/wait_episodes.h"
-#include "collectors/locks/blocked_progress.h"
-#include "collectors/locks/jvm_lock_lookup.h"
+#include "collectors/lock_graph/blocked_progress.h"
+#include "collectors/lock_graph/jvm_lock_lookup.h"
 #include "model/lock_order.h"
 
 namespace jvmsight {

@@ -138,7 +138,7 @@ TEST_P(LockOrder, InversionsMatchTheJvmsOwnViewOfEachWait) {
   EXPECT_EQ(left, static_cast<double>(expected.size() - 1));
 }
 
-JVMSIGHT_CORE_JDKS(LockOrder);
+JVMSIGHT_JDKS(LockOrder, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -102,7 +102,7 @@ TEST_P(StuckThreads, WaitersPastTheThresholdCountAndNothingElse) {
   EXPECT_EQ(after.value("jvmsight_threads_stuck_max_seconds"), 0.0);
 }
 
-JVMSIGHT_CORE_JDKS(StuckThreads);
+JVMSIGHT_JDKS(StuckThreads, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test
