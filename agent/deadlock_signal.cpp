@@ -1,12 +1,15 @@
 #include "agent/deadlock_signal.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <thread>
 
 #include "collectors/background_refresh.h"
 #include "collectors/lock_graph/jvmti_lock_graph_source.h"
 #include "collectors/lock_graph/mx_bean_lock_graph_source.h"
 #include "common/log.h"
+#include "exporters/reports/thread_report.h"
 
 namespace jvmsight {
 
@@ -100,15 +103,18 @@ void DeadlockSignal::report_warnings() {
     if (!formed)
       for (DeadlockSink* sink : sinks_) sink->inversion_found(inversion);
   }
-  std::vector<StuckThreadReport> stuck = watch_->take_stuck();
-  for (size_t i = 0; i < stuck.size(); ++i) {
-    if (i == max_stuck_described) {
-      log::warn(stuck.size() - i, " more threads got stuck on locks at this check, not described one by one: ",
-                "see jvmsight_threads_stuck and /threads");
-      break;
-    }
-    reports_->describe(stuck[i]);
-    for (DeadlockSink* sink : sinks_) sink->thread_stuck(stuck[i]);
+  std::map<int32_t, std::string> classes;  // of the locks described: the others on them are counted
+  for (StuckThreadReport& stuck : watch_->take_stuck()) {
+    reports_->describe(stuck);
+    classes[stuck.lock.identity_hash] = stuck.lock.class_name;
+    for (DeadlockSink* sink : sinks_) sink->thread_stuck(stuck);
+  }
+  for (auto& [lock, count] : watch_->take_stuck_counted()) {
+    if (lock.class_name.empty() && classes.count(lock.identity_hash)) lock.class_name = classes[lock.identity_hash];
+    log::warn(count, " more threads stuck on ", lock.kind == LockKind::monitor ? "monitor" : "ownable synchronizer",
+              " <", hex(lock.identity_hash), "> (a ", lock.class_name.empty() ? "?" : lock.class_name,
+              "); those and any that follow on it for 10 minutes are counted in jvmsight_threads_stuck, "
+              "not described one by one (/threads has their stacks)");
   }
 }
 

@@ -35,9 +35,6 @@ class DeadlockSignal {
   static constexpr std::chrono::milliseconds confirm_delay{100};
   // The ThreadMXBean fallback stops the world: never check more often than this.
   static constexpr std::chrono::milliseconds fallback_check_interval{2000};
-  // Newly stuck threads described (two stacks each) after one check; the
-  // rest of a pileup that got stuck at once get one line between them.
-  static constexpr size_t max_stuck_described = 4;
 
   DeadlockSignal(jvmtiEnv* jvmti, const Options& options, const Capabilities& capabilities)
       : jvmti_(jvmti), options_(options), capabilities_(capabilities) {}

@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "collectors/lock_graph/lock_order_graph.h"
 #include "collectors/lock_graph/jvm_lock_lookup.h"
+#include "collectors/lock_graph/lock_order_graph.h"
 
 namespace jvmsight {
 

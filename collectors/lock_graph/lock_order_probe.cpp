@@ -10,8 +10,9 @@ size_t LockOrderProbe::probe(WaitEpisodes& episodes, const std::vector<ScanWaite
                              const std::vector<ScanLock>& locks, Clock::time_point now) {
   for (const ScanLock& l : locks)
     if (l.kind == LockKind::juc && l.object != nullptr) nodes_.met_juc(l.object);
-  const std::vector<ThreadKey> picked = schedule_.pick(episodes, now);
-  if (picked.empty()) return 0;
+  const ProbeSchedule::Pick picked = schedule_.pick(episodes, now);
+  for (ThreadKey id : picked.skip) episodes.all().at(id).examined = true;
+  if (picked.look.empty()) return 0;
   std::unordered_map<ThreadKey, const ScanWaiter*> by_id;
   for (const ScanWaiter& w : waiters)
     if (w.lock < locks.size()) by_id[w.id] = &w;
@@ -19,12 +20,13 @@ size_t LockOrderProbe::probe(WaitEpisodes& episodes, const std::vector<ScanWaite
   // Once per probing check: a field read per remembered j.u.c. lock.
   const JucOwners owners = nodes_.juc_owners();
   size_t stops = 0;
-  for (ThreadKey id : picked) {
+  for (ThreadKey id : picked.look) {
     if (Clock::now() - start >= ProbeSchedule::max_check_time) break;  // the rest next time
     auto w = by_id.find(id);
-    auto e = episodes.all().find(id);
-    if (w == by_id.end() || e == episodes.all().end()) continue;
-    e->second.examined = true;
+    if (w == by_id.end()) continue;
+    WaitEpisode& e = episodes.all().at(id);
+    e.examined = true;
+    schedule_.looked(e.wait, now);
     stops += examine(*w->second, locks[w->second->lock], owners);
   }
   schedule_.spent(Clock::now() - start);

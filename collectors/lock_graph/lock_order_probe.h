@@ -17,8 +17,8 @@
 #include "collectors/lock_graph/lock_nodes.h"
 #include "collectors/lock_graph/lock_order_graph.h"
 #include "collectors/lock_graph/probe_schedule.h"
-#include "collectors/lock_graph/wait_episodes.h"
 #include "collectors/lock_graph/scan_edges.h"
+#include "collectors/lock_graph/wait_episodes.h"
 
 namespace jvmsight {
 

@@ -61,22 +61,28 @@ void LockWaitWatch::note_stuck(const std::vector<ScanWaiter>& waiters, const std
     ++(e.wait.kind == LockKind::monitor ? stuck_monitor_ : stuck_juc_);
     stuck_max_seconds_ = std::max(stuck_max_seconds_, seconds_of(now - e.since));
   }
-  std::vector<WaitEpisode> fresh = episodes_.newly_stuck(now);
-  if (fresh.empty()) return;
+  StuckReports::Split fresh = reports_.split(episodes_.newly_stuck(now), now);
+  if (fresh.described.empty() && fresh.counted.empty()) return;
   std::unordered_map<ThreadKey, jobject> lock_of;
   for (const ScanWaiter& w : waiters)
     if (w.lock < locks.size() && locks[w.lock].object != nullptr) lock_of[w.id] = locks[w.lock].object;
-  for (const WaitEpisode& e : fresh) {
+  auto lock_id = [&](const LockWait& wait) {
+    LockId id{wait.lock_hash, "", wait.kind};
+    auto lock = lock_of.find(wait.thread);
+    if (lock != lock_of.end()) id.class_name = lookup_.class_name_of(lock->second);
+    return id;
+  };
+  for (const WaitEpisode& e : fresh.described) {
     if (stuck_.size() >= max_pending_stuck) break;
     StuckThreadReport r;
     r.thread = e.wait.thread;
-    r.lock = {e.wait.lock_hash, "", e.wait.kind};
-    auto lock = lock_of.find(e.wait.thread);
-    if (lock != lock_of.end()) r.lock.class_name = lookup_.class_name_of(lock->second);
+    r.lock = lock_id(e.wait);
     r.owner = e.wait.owner;
     r.seconds = seconds_of(now - e.since);
     stuck_.push_back(std::move(r));
   }
+  for (const auto& [wait, count] : fresh.counted)
+    if (stuck_counted_.size() < max_pending_stuck) stuck_counted_.emplace_back(lock_id(wait), count);
 }
 
 void LockWaitWatch::collect(MetricFamilies& out) {

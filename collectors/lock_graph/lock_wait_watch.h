@@ -14,11 +14,12 @@
 #include <vector>
 
 #include "collectors/collector.h"
-#include "collectors/lock_graph/lock_order_probe.h"
-#include "collectors/lock_graph/scan_observer.h"
-#include "collectors/lock_graph/wait_episodes.h"
 #include "collectors/lock_graph/blocked_progress.h"
 #include "collectors/lock_graph/jvm_lock_lookup.h"
+#include "collectors/lock_graph/lock_order_probe.h"
+#include "collectors/lock_graph/scan_observer.h"
+#include "collectors/lock_graph/stuck_reports.h"
+#include "collectors/lock_graph/wait_episodes.h"
 #include "model/lock_order.h"
 
 namespace jvmsight {
@@ -40,10 +41,12 @@ class LockWaitWatch : public ScanObserver, public Collector {
   // jvmsight_lock_order_*, jvmsight_threads_stuck*: only once a check ran.
   void collect(MetricFamilies& out) override;
 
-  // New since the last call: inversions, and threads newly stuck (threads
-  // left empty: the signal describes them).
+  // New since the last call: inversions; threads newly stuck to describe
+  // (threads left empty: the signal describes them); and per lock, how many
+  // more got stuck that are only counted (StuckReports).
   std::vector<LockOrderInversion> take_inversions() { return probe_.take_found(); }
   std::vector<StuckThreadReport> take_stuck() { return std::exchange(stuck_, {}); }
+  std::vector<std::pair<LockId, size_t>> take_stuck_counted() { return std::exchange(stuck_counted_, {}); }
   // The potential deadlocks known now, for /deadlocks.
   std::vector<LockOrderInversion> inversions() const { return probe_.graph().inversions(); }
 
@@ -56,7 +59,9 @@ class LockWaitWatch : public ScanObserver, public Collector {
   bool ready_ = false;
   WaitEpisodes episodes_;
   LockOrderProbe probe_;
+  StuckReports reports_;
   std::vector<StuckThreadReport> stuck_;
+  std::vector<std::pair<LockId, size_t>> stuck_counted_;
   Clock::time_point next_sweep_{};
   bool observed_once_ = false;
   // The gauges, as of the last check.

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "collectors/lock_graph/wait_episodes.h"
 #include "collectors/lock_graph/scan_edges.h"
+#include "collectors/lock_graph/wait_episodes.h"
 
 namespace jvmsight {
 

@@ -6,7 +6,7 @@
 namespace jvmsight {
 
 WaitEpisodes::WaitEpisodes(Clock::duration threshold)
-    : threshold_(threshold), recount_(std::max<Clock::duration>(threshold / 4, std::chrono::seconds(1))) {}
+    : threshold_(threshold), recount_(std::max<Clock::duration>(threshold, std::chrono::seconds(1))) {}
 
 void WaitEpisodes::observe(const std::vector<LockWait>& waits, WaitCoverage coverage, Clock::time_point now) {
   const uint64_t check = ++observed_;
@@ -44,9 +44,10 @@ std::vector<ThreadKey> WaitEpisodes::due_for_count(Clock::time_point now) const 
     else if (now - e.counted_at >= recount_)
       due.emplace_back(2, e.counted_at, thread);
   }
-  std::sort(due.begin(), due.end());
+  const size_t n = std::min(due.size(), max_counts_per_check);
+  std::partial_sort(due.begin(), due.begin() + static_cast<std::ptrdiff_t>(n), due.end());
   std::vector<ThreadKey> out;
-  for (size_t i = 0; i < due.size() && i < max_counts_per_check; ++i) out.push_back(std::get<2>(due[i]));
+  for (size_t i = 0; i < n; ++i) out.push_back(std::get<2>(due[i]));
   return out;
 }
 

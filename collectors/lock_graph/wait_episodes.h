@@ -8,10 +8,13 @@
 // waited again in between (a contention storm looks like that at every
 // check). So for platform threads the JVM's own count of the thread's
 // waits (ThreadInfo blocked + waited counts: each contended monitor entry,
-// each park or Object.wait adds one) is read at first sight, again every
-// recount period, and once the wait reaches the threshold: a count that
-// moved restarts the episode. A thread is stuck once one unchanged count
-// spans the threshold. Virtual threads have no such count (ThreadMXBean
+// each park or Object.wait adds one) is read at first sight, once the wait
+// reaches the threshold, and every threshold after: a count that moved
+// restarts the episode. A thread is stuck once one unchanged count spans
+// the threshold. (Reading more often would find a thread that got stuck on
+// a lock it had been contending for before twice the threshold, at the
+// price of reading every waiting thread more often: a pileup of 10,000 at
+// rest pays 10,000 reads a period.) Virtual threads have no such count (ThreadMXBean
 // does not know them): their waits are followed from walk to walk only.
 //
 // Idle threads never appear here: Object.wait, sleep, a worker parked on a
@@ -60,8 +63,7 @@ class WaitEpisodes {
   using Clock = std::chrono::steady_clock;
   static constexpr size_t max_counts_per_check = 256;
 
-  // threshold: stuck_threshold_ms. Counts are read again every quarter of
-  // it (at least every second).
+  // threshold: stuck_threshold_ms (counts read at least a second apart).
   explicit WaitEpisodes(Clock::duration threshold);
 
   // One check's waits.
