@@ -43,12 +43,23 @@ size_t LockWaitWatch::observed(const std::vector<ScanWaiter>& waiters, const std
 }
 
 // The JVM's wait counts of the threads WaitEpisodes asks for (one
-// getThreadInfo(ids, 0) for all of them: no stacks, no safepoint).
+// getThreadInfo(ids, 0) for all of them: no stacks, no safepoint), as many
+// as the budget allows.
 void LockWaitWatch::count_waits(Clock::time_point now) {
   if (counts_ == nullptr) return;
-  const std::vector<ThreadKey> due = episodes_.due_for_count(now);
+  const Clock::duration left = count_budget_.left(now);
+  if (left <= Clock::duration::zero()) return;
+  size_t allowed = std::min(WaitEpisodes::max_counts_per_check, 2 * last_batch_);
+  if (per_count_ > Clock::duration::zero())
+    allowed = std::clamp<size_t>(static_cast<size_t>(left / per_count_), 1, allowed);
+  const std::vector<ThreadKey> due = episodes_.due_for_count(now, allowed);
   if (due.empty()) return;
+  last_batch_ = due.size();
+  const auto start = Clock::now();
   auto counts = counts_->waits_of(std::vector<jlong>(due.begin(), due.end()));
+  const Clock::duration cost = Clock::now() - start;
+  count_budget_.spent(cost);
+  per_count_ = cost / static_cast<Clock::rep>(due.size());
   if (counts) episodes_.counted(due, std::vector<int64_t>(counts->begin(), counts->end()), now);
 }
 

@@ -4,14 +4,6 @@
 
 namespace jvmsight {
 
-void ProbeSchedule::refill(Clock::time_point now) {
-  if (refilled_ && now > *refilled_)
-    budget_ = std::min<Clock::duration>(max_burst, budget_ + (now - *refilled_) / cost_spacing);
-  refilled_ = now;
-  for (auto it = quotas_.begin(); it != quotas_.end();)
-    it = now - it->second.since >= quota_window ? quotas_.erase(it) : std::next(it);
-}
-
 size_t ProbeSchedule::quota_left(const Lock& lock, Clock::time_point now) const {
   auto q = quotas_.find(lock);
   if (q == quotas_.end() || now - q->second.since >= quota_window) return max_per_lock;
@@ -25,7 +17,8 @@ void ProbeSchedule::looked(const LockWait& wait, Clock::time_point now) {
 }
 
 ProbeSchedule::Pick ProbeSchedule::pick(const WaitEpisodes& episodes, Clock::time_point now) {
-  refill(now);
+  for (auto it = quotas_.begin(); it != quotas_.end();)
+    it = now - it->second.since >= quota_window ? quotas_.erase(it) : std::next(it);
   // Per lock, its unexamined waiters oldest first.
   using Waiter = std::pair<Clock::time_point, ThreadKey>;
   std::map<Lock, std::vector<Waiter>> by_lock;
@@ -40,7 +33,7 @@ ProbeSchedule::Pick ProbeSchedule::pick(const WaitEpisodes& episodes, Clock::tim
     waiters.resize(std::min(left, waiters.size()));
     if (!waiters.empty()) queues.push_back(std::move(waiters));
   }
-  if (budget_ <= Clock::duration::zero()) return out;
+  if (budget_.left(now) <= Clock::duration::zero()) return out;
   // Locks in the order of their oldest waiter; one waiter of each in turn.
   std::sort(queues.begin(), queues.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
   for (size_t round = 0; out.look.size() < max_per_check; ++round) {

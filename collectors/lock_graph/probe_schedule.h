@@ -16,10 +16,10 @@
 // A wait that ends before its turn is not looked at. Pure: no JVM.
 #include <chrono>
 #include <map>
-#include <optional>
 #include <utility>
 #include <vector>
 
+#include "collectors/lock_graph/time_budget.h"
 #include "collectors/lock_graph/wait_episodes.h"
 
 namespace jvmsight {
@@ -45,7 +45,7 @@ class ProbeSchedule {
   // One of them was looked at: it counts against its lock's quota.
   void looked(const LockWait& wait, Clock::time_point now);
   // What looking at them took.
-  void spent(Clock::duration cost) { budget_ -= cost; }
+  void spent(Clock::duration cost) { budget_.spent(cost); }
 
  private:
   using Lock = std::pair<LockKind, int32_t>;
@@ -53,11 +53,9 @@ class ProbeSchedule {
     Clock::time_point since;
     size_t used = 0;
   };
-  void refill(Clock::time_point now);
   size_t quota_left(const Lock& lock, Clock::time_point now) const;
 
-  Clock::duration budget_ = max_burst;
-  std::optional<Clock::time_point> refilled_;
+  TimeBudget budget_{cost_spacing, max_burst};
   std::map<Lock, Quota> quotas_;  // locks looked at within the last window
 };
 

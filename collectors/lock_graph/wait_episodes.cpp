@@ -32,7 +32,7 @@ void WaitEpisodes::observe(const std::vector<LockWait>& waits, WaitCoverage cove
   }
 }
 
-std::vector<ThreadKey> WaitEpisodes::due_for_count(Clock::time_point now) const {
+std::vector<ThreadKey> WaitEpisodes::due_for_count(Clock::time_point now, size_t max) const {
   // (priority, time, thread): crossing the threshold, never counted, stale.
   std::vector<std::tuple<int, Clock::time_point, ThreadKey>> due;
   for (const auto& [thread, e] : episodes_) {
@@ -44,7 +44,7 @@ std::vector<ThreadKey> WaitEpisodes::due_for_count(Clock::time_point now) const 
     else if (now - e.counted_at >= recount_)
       due.emplace_back(2, e.counted_at, thread);
   }
-  const size_t n = std::min(due.size(), max_counts_per_check);
+  const size_t n = std::min({due.size(), max, max_counts_per_check});
   std::partial_sort(due.begin(), due.begin() + static_cast<std::ptrdiff_t>(n), due.end());
   std::vector<ThreadKey> out;
   for (size_t i = 0; i < n; ++i) out.push_back(std::get<2>(due[i]));

@@ -70,8 +70,8 @@ class WaitEpisodes {
   void observe(const std::vector<LockWait>& waits, WaitCoverage coverage, Clock::time_point now);
   // The platform threads whose wait count to read now: those crossing the
   // threshold first, then those never counted, then the longest uncounted;
-  // at most max_counts_per_check.
-  std::vector<ThreadKey> due_for_count(Clock::time_point now) const;
+  // at most max (and max_counts_per_check).
+  std::vector<ThreadKey> due_for_count(Clock::time_point now, size_t max = max_counts_per_check) const;
   // Their counts, in the same order (negative: unknown, e.g. the thread ended).
   void counted(const std::vector<ThreadKey>& ids, const std::vector<int64_t>& counts, Clock::time_point now);
 
