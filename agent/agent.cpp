@@ -58,7 +58,7 @@ Agent::Agent(jvmtiEnv* jvmti, Options options)
       options_(std::move(options)),
       threads_(jvmti, options_),
       gc_(options_),
-      runtime_(options_),
+      runtime_(jvmti, options_),
       contention_(jvmti, options_, capabilities_, events_),
       deadlocks_(jvmti, options_, capabilities_),
       metrics_(options_, collectors_) {}
@@ -116,6 +116,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
 EventSinks Agent::event_sinks() {
   EventSinks sinks;
   sinks.threads = &threads_.roster();
+  if (options_.thread_pools > 0) sinks.ended_threads = &threads_.ended_threads();
   sinks.virtual_threads = &threads_.virtual_threads();
   sinks.gc_pauses = &gc_.pauses();
   sinks.contention = &contention_.recorder();
@@ -161,6 +162,7 @@ void Agent::schedule_periodic_work() {
   if (otlp_ && otlp_->spans_interval().count() > 0)
     agent_thread_.every(otlp_->spans_interval(), [this] { push_spans(); });
   gc_.schedule(agent_thread_);
+  threads_.schedule(agent_thread_);
   runtime_.schedule(agent_thread_);
   agent_thread_.every(
       trim_interval, [] { malloc_trim(0); }, trim_first);

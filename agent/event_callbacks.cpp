@@ -127,7 +127,16 @@ void JNICALL on_breakpoint(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, 
 }
 
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
-void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
+// On the ending thread: its own CPU clock (a system call) and its identity
+// hash, into a fixed ring; the thread pools keep what it used.
+void JNICALL on_thread_end(jvmtiEnv* jvmti, JNIEnv*, jthread thread) {
+  if (EndedThreadRing* ended = sinks.ended_threads) {
+    jint hash = 0;
+    jvmti->GetObjectHashCode(thread, &hash);
+    ended->push({hash, clock_ns(CLOCK_THREAD_CPUTIME_ID)});
+  }
+  sinks.threads->on_thread_start_or_end();
+}
 
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
   return jvmti_ok(jvmti, jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr), what);

@@ -10,6 +10,7 @@
 #include "agent/capabilities.h"
 #include "collectors/contention/monitor_contention_recorder.h"
 #include "collectors/gc/gc_pause_recorder.h"
+#include "collectors/threads/ended_threads.h"
 #include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/virtual_thread_counter.h"
@@ -18,7 +19,8 @@ namespace jvmsight {
 
 // What the callbacks may touch, and nothing else. Lives as long as the JVM.
 struct EventSinks {
-  ThreadRoster* threads = nullptr;  // ThreadStart/End: its change counter
+  ThreadRoster* threads = nullptr;           // ThreadStart/End: its change counter
+  EndedThreadRing* ended_threads = nullptr;  // ThreadEnd: the ending thread's own CPU time; null: not asked
   VirtualThreadCounter* virtual_threads = nullptr;
   GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;

@@ -156,6 +156,9 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},
     {"pinning", "pinning", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
+    {"thread_pools", "thread_pools",
+     "a number from 0 to 1000: how many thread pools get their own label (by CPU); 0 turns the pool metrics off",
+     [](std::string_view v, Options& o) { return parse_int(v, 0, 1000, o.thread_pools); }},
     {"client_java_names", "client_java_names",
      "both, 0.x, 1.x or off: which generations of client_java names are served (off: only jvmsight_* families)",
      [](std::string_view v, Options& o) {

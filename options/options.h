@@ -55,6 +55,7 @@ struct Options {
   int deadlock_check_ms = 500;          // background deadlock check interval; 0 turns it off
   int stuck_threshold_ms = 60000;       // a thread waiting this long for one lock is stuck
   int lock_classes = 20;                // top K lock classes labelled in contention metrics
+  int thread_pools = 50;                // pools labelled by CPU in the thread pool metrics; 0 = none
   bool contention = true;               // JVM TI monitor contention and wait events
   // Breakpoints that count virtual-thread pinnings (21+); auto: unless
   // another native agent (a debugger) may need them (agent/other_agents.h).

@@ -3,6 +3,7 @@
 #include <jvmti.h>
 
 #include "collectors/threads/thread_mx_bean.h"
+#include "collectors/threads/thread_pools.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
 
@@ -11,12 +12,15 @@ namespace jvmsight {
 // Thread states without a safepoint: the roster's threadStatus for every
 // thread (one Java call for all of them when the deadlock check's Java pass
 // is loaded), plus (if asked) GetThreadState for RUNNABLE ones only, the
-// only ones that can be running native code. Agent thread only.
+// only ones that can be running native code. The same walk tallies the
+// thread pools' states, when there are pools. Agent thread only.
 class JvmtiThreadSource : public ThreadSource {
  public:
   // native_states: ask GetThreadState for the in-native and suspended bits.
-  JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx, bool native_states)
-      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), native_states_(native_states) {}
+  // pools: where the walk also counts each thread's state by pool; may be null.
+  JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx, bool native_states,
+                    ThreadPools* pools)
+      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), native_states_(native_states), pools_(pools) {}
   bool count_states(ThreadStateCounts& out) override;
   std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
 
@@ -26,6 +30,7 @@ class JvmtiThreadSource : public ThreadSource {
   ThreadRoster& roster_;
   ThreadMxBean& mx_;
   const bool native_states_;
+  ThreadPools* pools_;
 };
 
 }  // namespace jvmsight

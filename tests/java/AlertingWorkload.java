@@ -31,7 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * and reach for the other's; prints "DEADLOCKED entered_ms=<T> confirmed_ms=<C>
  * threads=dl-a,dl-b": T is the wall clock (ms) when the second thread
  * reached for its second lock (the moment the deadlock exists), C when
- * ThreadMXBean.findDeadlockedThreads first reported it. "exit" ends.
+ * ThreadMXBean.findDeadlockedThreads first reported it. "stop" starts a
+ * thread that collects back to back (System.gc(): full stop-the-world
+ * collections, so the JVM stands still nearly all the time) and prints
+ * "STOPPING". "exit" ends.
  * The warnings before a deadlock (run with a short stuck_threshold_ms):
  * "stuck" makes "stuck-waiter" block on a StuckLedger monitor that
  * "stuck-holder" holds, printing "STUCK at_ms=<T>" once ThreadMXBean shows it
@@ -97,7 +100,10 @@ public class AlertingWorkload {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String cmd; (cmd = in.readLine()) != null; ) {
             if (cmd.equals("deadlock")) System.out.println(deadlock());
-            else if (cmd.equals("stuck")) System.out.println(stuck());
+            else if (cmd.equals("stop")) {
+                start("safepoint-storm", () -> { while (true) System.gc(); });
+                System.out.println("STOPPING");
+            } else if (cmd.equals("stuck")) System.out.println(stuck());
             else if (cmd.equals("unstick")) System.out.println(unstick());
             else if (cmd.equals("inversion")) System.out.println(inversion());
             else if (cmd.equals("forget")) System.out.println(forget());

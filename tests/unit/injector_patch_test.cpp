@@ -60,6 +60,9 @@ TEST(InjectorPatch, OptedInPodGetsTheChartsShape) {
   EXPECT_EQ(spec["initContainers"][0]["image"], "jvmsight-agent:0.1.0");
   EXPECT_EQ(spec["initContainers"][0]["securityContext"]["readOnlyRootFilesystem"], true);
   EXPECT_EQ(spec["initContainers"][0]["resources"]["limits"]["memory"], "32Mi");
+  EXPECT_NE(spec["initContainers"][0]["command"][3].get<std::string>().find("exec /bin/busybox sh /bin/jvmsight-copy"),
+            std::string::npos);
+  EXPECT_EQ(spec["initContainers"][0]["terminationMessagePolicy"], "FallbackToLogsOnError");
   EXPECT_EQ(spec["volumes"][0], json({{"name", "jvmsight-agent"}, {"emptyDir", {{"sizeLimit", "64Mi"}}}}));
   const json& c = spec["containers"][0];
   EXPECT_EQ(env_value(c, "JAVA_TOOL_OPTIONS"), "-agentpath:/jvmsight/libjvmsight-loader.so=port=9404,details=off");
@@ -135,6 +138,19 @@ TEST(InjectorPatch, NeverDeclaresAPortTheApiServerWouldRefuse) {
   json out = patched(p, review(p));
   EXPECT_EQ(out["spec"]["containers"][0]["ports"].size(), 1u);  // names are unique in a pod
   EXPECT_NE(env_value(out["spec"]["containers"][0], "JAVA_TOOL_OPTIONS").find("port=9404"), std::string::npos);
+}
+
+TEST(InjectorPatch, NeverMountsWhereTheContainerMountsAlready) {
+  json taken = app("app");
+  taken["volumeMounts"] = {{{"name", "cache"}, {"mountPath", "/jvmsight/"}}};
+  json p = pod({{"jvmsight.io/inject", "true"}, {"jvmsight.io/container-names", "app,other"}}, {taken, app("other")});
+  auto d = review(p);
+  json out = patched(p, d);
+  EXPECT_EQ(out["spec"]["containers"][0]["volumeMounts"].size(), 1u);  // mount paths are unique in a container
+  EXPECT_EQ(env_value(out["spec"]["containers"][0], "JAVA_TOOL_OPTIONS"), "<absent>");
+  EXPECT_NE(env_value(out["spec"]["containers"][1], "JAVA_TOOL_OPTIONS"), "<absent>");
+  ASSERT_EQ(d.warnings.size(), 1u);
+  EXPECT_NE(d.warnings[0].find("'app' not injected: it mounts a volume at /jvmsight already"), std::string::npos);
 }
 
 TEST(InjectorPatch, ValueFromJavaToolOptionsIsSkippedWithAWarning) {

@@ -184,6 +184,15 @@ TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
   expect_error("pinning=maybe", "pinning");
 }
 
+TEST(ThreadOptions, ThreadPoolsIsACapOrOff) {
+  EXPECT_EQ(parse_options("").options.thread_pools, 50);
+  EXPECT_EQ(parse_options("thread_pools=200").options.thread_pools, 200);
+  EXPECT_EQ(parse_options("thread_pools=0").options.thread_pools, 0);
+  expect_error("thread_pools=1001", "bad thread_pools '1001' (expected a number from 0 to 1000");
+  expect_error("thread_pools=all", "bad thread_pools 'all'");
+  expect_error("thread_pools=-1", "bad thread_pools");
+}
+
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
   expect_error("deadlocks=on",
                "details, deadlock_check_ms, stuck_threshold_ms, lock_classes, contention, contention_sampling");

@@ -339,5 +339,43 @@ TEST_F(ThreadRosterTest, ThreadArrayMadeOncePerList) {
   EXPECT_EQ(world_.global_refs[obj(array)], 0);
 }
 
+// The thread pools' watcher: told of each thread once when it joins (its
+// mark then travels with it through every new list and walk) and once when
+// it leaves, while its reference is still held.
+TEST_F(ThreadRosterTest, WatcherIsToldOfJoinsAndLeavesAndMarksStay) {
+  struct Watcher : RosterWatcher {
+    std::vector<jlong> joins, leaves;
+    std::map<uint32_t, jlong> marked;
+    uint32_t joined(JNIEnv*, jthread t) override {
+      joins.push_back(obj(t)->tid);
+      const auto mark = static_cast<uint32_t>(100 + obj(t)->tid);
+      marked[mark] = obj(t)->tid;
+      return mark;
+    }
+    void left(JNIEnv*, jthread t, uint32_t mark) override {
+      EXPECT_GT(jvm->global_refs[obj(t)], 0) << "told after its reference went";
+      EXPECT_EQ(marked.at(mark), obj(t)->tid);
+      leaves.push_back(obj(t)->tid);
+    }
+  } watcher;
+  roster_.set_watcher(&watcher);
+  thread(1, runnable);
+  thread(2, runnable);
+  auto walk = [&] {
+    std::map<jlong, uint32_t> marks;
+    EXPECT_TRUE(roster_.for_each(&jni_, &jvmti_, [&](jthread t, jint, bool, uint32_t m) { marks[obj(t)->tid] = m; }));
+    return marks;
+  };
+  EXPECT_EQ(walk(), (std::map<jlong, uint32_t>{{1, 101}, {2, 102}}));
+  thread(3, runnable);
+  world_.threads.erase(world_.threads.begin());  // thread 1 ended
+  roster_.on_thread_start_or_end();
+  EXPECT_EQ(walk(), (std::map<jlong, uint32_t>{{2, 102}, {3, 103}}));
+  EXPECT_EQ(walk(), (std::map<jlong, uint32_t>{{2, 102}, {3, 103}}));
+  EXPECT_EQ(watcher.joins, (std::vector<jlong>{1, 2, 3}));
+  EXPECT_EQ(watcher.leaves, (std::vector<jlong>{1}));
+  EXPECT_EQ(roster_.mark(0), 102u);
+}
+
 }  // namespace
 }  // namespace jvmsight
