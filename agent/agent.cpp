@@ -8,7 +8,6 @@
 #include <exception>
 #include <string>
 
-#include "agent/http_front.h"
 #include "agent/jdk_tool.h"
 #include "agent/other_agents.h"
 #include "common/jvm_calls.h"
@@ -151,7 +150,7 @@ void Agent::start_live(JNIEnv* jni) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
     return;
   }
-  server_ = serve_http(options_, agent_routes(options_, {agent_thread_, metrics_, threads_, gc_, deadlocks_}));
+  server_ = serve_http(options_, agent_routes(options_, answers_));
 }
 
 // The agent thread's background work. Each task checks that what it drives
@@ -203,7 +202,7 @@ void Agent::stop() {
   const auto exit_started = std::chrono::steady_clock::now();
   // OTLP: one last collection and a flush, within otlp_exit_budget in all.
   if (otlp_)
-    agent_thread_.call<bool>(
+    agent_thread_.call(
         [this] {
           if (otlp_->metrics_interval().count() > 0) otlp_->push(metrics_.collect());
           if (otlp_->spans_interval().count() > 0) push_spans();

@@ -144,14 +144,14 @@ bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
 
 }  // namespace
 
-bool set_contended_events(jvmtiEnv* jvmti, bool on) {
+bool JvmtiContendedEvents::set_contended_events(bool on) {
   jvmtiEventMode mode = on ? JVMTI_ENABLE : JVMTI_DISABLE;
   // Entered first when enabling, last when disabling: an Enter is never
   // seen without its Entered being on.
   jvmtiEvent first = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTERED : JVMTI_EVENT_MONITOR_CONTENDED_ENTER;
   jvmtiEvent second = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTER : JVMTI_EVENT_MONITOR_CONTENDED_ENTERED;
-  return jvmti->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
-         jvmti->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE;
+  return jvmti_->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
+         jvmti_->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE;
 }
 
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabilities& caps, bool live,

@@ -8,6 +8,7 @@
 #include <jvmti.h>
 
 #include "agent/capabilities.h"
+#include "collectors/contention/contention_duty_cycle.h"
 #include "collectors/contention/monitor_contention_recorder.h"
 #include "collectors/gc/gc_pause_recorder.h"
 #include "collectors/threads/ended_threads.h"
@@ -43,8 +44,15 @@ struct EnabledEvents {
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& sinks, const Capabilities& caps, bool live,
                              bool want_contention, EnabledEvents& enabled);
 
-// Agent thread: MonitorContendedEnter/Entered on or off (duty cycling).
-// False if the JVM refused.
-bool set_contended_events(jvmtiEnv* jvmti, bool on);
+// Agent thread: MonitorContendedEnter/Entered on or off, for the
+// contention duty cycle.
+class JvmtiContendedEvents : public ContendedEventSwitch {
+ public:
+  explicit JvmtiContendedEvents(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
+  bool set_contended_events(bool on) override;
+
+ private:
+  jvmtiEnv* jvmti_;
+};
 
 }  // namespace jvmsight

@@ -14,7 +14,9 @@
 # an earlier build stays out), and a listed file that is missing fails the
 # bundle, naming it and its CMake target. --leave-out is for the test
 # harness's bundle in a build configured without a listed target
-# (-DJVMSIGHT_OTLP=OFF); the images never use it.
+# (-DJVMSIGHT_OTLP=OFF); the images never use it. So is
+# --sanitizer-runtimes: a build under scripts/sanitize.sh links libasan and
+# libubsan, which the harness's bundle must then carry (never an image's).
 #
 # The architecture is libjvmsight.so's own (x86-64, or aarch64 from
 # scripts/cross_build.sh): dependencies are read from the ELF files, not by
@@ -30,11 +32,15 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 declare -A left_out=()
-while [ "${1:-}" = --leave-out ] && [ $# -ge 2 ]; do
-  left_out[$2]=1
-  shift 2
+sanitizer_runtimes='^$'
+while [ $# -gt 2 ]; do
+  case $1 in
+    --leave-out) left_out[$2]=1; shift 2 ;;
+    --sanitizer-runtimes) sanitizer_runtimes='^lib(asan|ubsan|tsan)\.so\.[0-9]+$'; shift ;;
+    *) break ;;
+  esac
 done
-[ $# -eq 2 ] || { echo "usage: $0 [--leave-out <name>]... <agent-build-dir> <out-dir>" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 [--leave-out <name>]... [--sanitizer-runtimes] <agent-build-dir> <out-dir>" >&2; exit 2; }
 agent_dir=$1 out=$2
 [ -f "$agent_dir/libjvmsight.so" ] || { echo "bundle: no libjvmsight.so in $agent_dir (build the agent first)" >&2; exit 1; }
 case $(readelf -h "$agent_dir/libjvmsight.so" | sed -n 's/^ *Machine: *//p') in
@@ -84,6 +90,10 @@ declare -A in_closure=()
 closure=$("$here/elf_closure.sh" "$triplet" "${roots[@]}")
 while read -r soname path; do
   [[ $soname =~ $system_libs ]] && continue
+  if [[ $soname =~ $sanitizer_runtimes ]]; then
+    install -m 0755 "$path" "$out/$soname"
+    continue
+  fi
   in_closure[$soname]=1
   [ -n "${how[$soname]:-}" ] ||
     { echo "bundle: the agent's libraries need $soname, which deploy/image/bundle.list does not name (add it as needed)" >&2; exit 1; }
