@@ -58,8 +58,8 @@ test::FixedReports& odd_reports() {
     r.threads = std::vector<ThreadRecord>{odd_thread()};
     DeadlockReport d;
     d.threads.push_back(odd_thread());
-    LockOrder order{LockId{1, "com.example.A\"\n", LockKind::monitor}, LockId{2, "B\\", LockKind::juc}, 7,
-                    "t\"1", FrameRecord{"com.example.C\\", "run\t", "C.java", 12, false, {}}};
+    LockOrder order{LockId{1, "com.example.A\"\n", LockKind::monitor}, LockId{2, "B\\", LockKind::juc}, 7, "t\"1",
+                    FrameRecord{"com.example.C\\", "run\t", "C.java", 12, false, {}}};
     LockOrder back = order;
     std::swap(back.from, back.to);
     r.page = DeadlocksPage{{d}, {LockOrderInversion{{order, back}}}};
