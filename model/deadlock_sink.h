@@ -1,11 +1,12 @@
 #pragma once
 // Where a confirmed deadlock goes, and the warnings before one forms (a
-// lock-order inversion, a thread stuck on a lock). The deadlock check confirms a cycle once
-// and describes it (DeadlockReports: threads, stacks, locks); every exporter
-// that tells someone about it implements this seam: the stderr report
-// (exporters/reports/stderr_deadlock_reporter.h) and the OTLP log record
-// (agent/otlp_plugin_loader.h). The /deadlocks endpoint asks for the
-// current deadlocks instead (DeadlockSignal::current_reports).
+// lock-order inversion, a thread stuck on a lock). The deadlock check
+// confirms a cycle once and describes it (DeadlockReports: threads, stacks,
+// locks); every exporter that tells someone about it implements this seam:
+// the stderr report (exporters/reports/stderr_deadlock_reporter.h) and the
+// OTLP log record (agent/otlp_plugin_loader.h). The /deadlocks endpoint
+// asks for the current page instead (ReportSource::deadlocks, answered by
+// DeadlockSignal::current_page).
 #include "model/lock_order.h"
 
 namespace jvmsight {
