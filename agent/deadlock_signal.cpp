@@ -44,7 +44,7 @@ void DeadlockSignal::build_source(JNIEnv* jni, ThreadSignal& threads, Contention
   if (capabilities_.cheap_deadlock_check()) {
     auto source = std::make_unique<JvmtiLockGraphSource>(jvmti_, jni, threads.roster(), capabilities_.monitor_info,
                                                          contention.blocked_anew(), contention.blocked_counts(),
-                                                         &threads.virtual_threads());
+                                                         &threads.virtual_census());
     if (source->ready()) {
       JvmtiLockGraphSource* jvmti_source = source.get();
       // Reports find virtual threads, which ThreadMXBean does not know, by id.

@@ -154,6 +154,9 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},
     {"pinning", "pinning", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
+    {"virtual_thread_starts", "virtual_thread_starts",
+     "on or off; on counts virtual-thread starts, at a cost to every virtual thread (docs/OPTIONS.md)",
+     [](std::string_view v, Options& o) { return parse_on_off(v, o.virtual_thread_starts); }},
     {"client_java_names", "client_java_names",
      "both, 0.x, 1.x or off: which generations of client_java names are served (off: only jvmsight_* families)",
      [](std::string_view v, Options& o) {

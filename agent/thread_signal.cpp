@@ -8,11 +8,12 @@ namespace jvmsight {
 
 void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors) {
   roster_.set_change_events(change_events);
-  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, native_states());
-  states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_threads_);
+  if (caps.virtual_threads) census_.resolve(jni);
+  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_, native_states());
+  states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_starts_);
   collectors.add("threads", *states_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
-  if (virtual_threads_.supported()) build_pinning(jni, caps, collectors);
+  if (caps.virtual_threads) build_pinning(jni, caps, collectors);
 }
 
 void ThreadSignal::build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors) {

@@ -1,7 +1,9 @@
 #pragma once
-// Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), the
-// virtual-thread counter and pinnings, thread states and counts for a scrape, and
-// thread dumps (ThreadMXBean) for /threads and the deadlock reports.
+// Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), live
+// virtual threads (VirtualThreadCensus; their starts only with
+// virtual_thread_starts=on) and pinnings, thread states and counts for a
+// scrape, and thread dumps (ThreadMXBean) for /threads and the deadlock
+// reports.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -19,6 +21,7 @@
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/thread_state_collector.h"
+#include "collectors/threads/virtual_thread_census.h"
 #include "collectors/threads/virtual_thread_counter.h"
 
 namespace jvmsight {
@@ -29,16 +32,18 @@ class ThreadSignal {
 
   // What the event callbacks feed, from OnLoad on.
   ThreadRoster& roster() { return roster_; }
-  VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+  VirtualThreadCounter& virtual_starts() { return virtual_starts_; }
   PinningRecorder& pinning() { return pinning_; }
 
   // Agent thread, once. change_events: ThreadStart/End are enabled (else
-  // the roster takes the thread list at every scrape). caps: whether the
-  // pinning probes got their breakpoints.
+  // the roster takes the thread list at every scrape). caps: whether the JVM
+  // has virtual threads, and the pinning probes got their breakpoints.
   void build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors);
   // After build, agent thread only.
   ThreadMxBean& mx_bean() { return mx_bean_; }
   ThreadInfoReader& dumps() { return *dumps_; }
+  // Live virtual threads; available() only on JDK 21+.
+  const VirtualThreadCensus& virtual_census() const { return census_; }
   // /threads: every platform thread with its stack; nullopt if not built or refused.
   std::optional<std::vector<ThreadRecord>> dump_all() { return dumps_ ? dumps_->dump_all() : std::nullopt; }
 
@@ -49,7 +54,8 @@ class ThreadSignal {
   jvmtiEnv* jvmti_;
   const Options& options_;
   ThreadRoster roster_;
-  VirtualThreadCounter virtual_threads_;
+  VirtualThreadCounter virtual_starts_;
+  VirtualThreadCensus census_;
   PinningRecorder pinning_;
   PinningCollector pinning_collector_{pinning_};
   ThreadMxBean mx_bean_;

@@ -28,7 +28,7 @@ size_t add_juc_lock(std::vector<ScanLock>& locks, jobject blocker, jthread owner
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                                            std::atomic<bool>* blocked_anew, JvmBlockedCounts* blocked_counts,
-                                           const VirtualThreadCounter* virtual_threads)
+                                           const VirtualThreadCensus* virtual_threads)
     : jvmti_(jvmti),
       jni_(jni),
       roster_(roster),
@@ -210,7 +210,8 @@ size_t JvmtiLockGraphSource::juc_lock_of(const ScanPlan& p, size_t k, jthread t,
 
 void JvmtiLockGraphSource::add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
                                                std::chrono::steady_clock::time_point now) {
-  if (!planner_.virtual_walk_due(virtual_threads_ ? virtual_threads_->live() : 0, now)) return;
+  const uint64_t live = virtual_threads_ ? virtual_threads_->live(jni_).value_or(0) : 0;
+  if (!planner_.virtual_walk_due(live, now)) return;
   auto walk_start = std::chrono::steady_clock::now();
   std::vector<jthread> parked = java_pass_->virtual_candidates(ScanPlanner::max_virtual_candidates);
   planner_.virtual_walked(walk_start, std::chrono::steady_clock::now());

@@ -16,7 +16,7 @@
 #include "collectors/locks/scan_edges.h"
 #include "collectors/locks/scan_planner.h"
 #include "collectors/threads/thread_roster.h"
-#include "collectors/threads/virtual_thread_counter.h"
+#include "collectors/threads/virtual_thread_census.h"
 
 namespace jvmsight {
 
@@ -40,7 +40,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // also looks for virtual threads parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                        std::atomic<bool>* blocked_anew, JvmBlockedCounts* blocked_counts = nullptr,
-                       const VirtualThreadCounter* virtual_threads = nullptr);
+                       const VirtualThreadCensus* virtual_threads = nullptr);
   ~JvmtiLockGraphSource() override;
   bool ready() const { return ready_; }
 
@@ -76,7 +76,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   ThreadRoster& roster_;
   bool ready_ = false;
   uint64_t roster_version_ = 0;  // the list the Java pass and remembered edges refer to
-  const VirtualThreadCounter* virtual_threads_;
+  const VirtualThreadCensus* virtual_threads_;
   std::atomic<bool>* blocked_anew_;
   ScanPlanner planner_;
   JvmLockLookup lookup_;

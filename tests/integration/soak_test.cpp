@@ -127,12 +127,13 @@ TEST_P(Churn, TwelveSecondsOfPlatformThreadsUnderScrapesAndDumps) {
 }
 JVMSIGHT_CORE_JDKS(Churn);
 
-// A million virtual threads started and ended: the agent's counters are
-// exact (started = every start the fixture made, none alive) and the
-// platform counts still agree with ThreadMXBean.
+// A million virtual threads started and ended: the agent's counts are
+// exact (started = every start the fixture made, counted by the opt-in
+// events; none alive, counted from the JDK's containers) and the platform
+// counts still agree with ThreadMXBean.
 TEST_P(Soak, MillionVirtualThreadsOnJdk21Plus) {
   if (GetParam().feature < 21) GTEST_SKIP() << GetParam().name << " has no virtual threads";
-  AgentJvm jvm(GetParam(), "ThreadChurn");
+  AgentJvm jvm(GetParam(), "ThreadChurn", {}, "virtual_thread_starts=on");
   ASSERT_GT(jvm.port, 0);
   double before = jvm.scrape().value("jvmsight_virtual_threads_started_total").value_or(-1);
   ASSERT_GE(before, 0);
