@@ -43,6 +43,7 @@ MEASURE_S=${MEASURE_S:-10}
 HEAP=(-Xms2g -Xmx2g)
 DEBS=$BUILD/bench-debs
 WRK=$DEBS/root/usr/bin/wrk
+wrk() { LD_LIBRARY_PATH=$DEBS/root/usr/lib/x86_64-linux-gnu "$WRK" "$@"; }  # its luajit is beside it
 TOMCAT=$DEBS/root/usr/share/tomcat10
 
 # name|agent argument ({floor} and {agent} are replaced; empty: no agent).
@@ -110,20 +111,22 @@ stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 # wrk_run URL SERVER_PID: req/s over MEASURE_S after WARM_S of warm-up, and
 # the server's share of the machine's cores while measured.
 wrk_run() {
-  local url=$1 pid=$2 out t0 t1
-  "$WRK" -t2 -c64 -d"${WARM_S}s" "$url" >/dev/null
+  local url=$1 pid=$2 out t0 t1 rate
+  wrk -t2 -c64 -d"${WARM_S}s" "$url" >/dev/null
   t0=$(cpu_ticks "$pid")
-  out=$("$WRK" -t2 -c64 -d"${MEASURE_S}s" "$url")
+  out=$(wrk -t2 -c64 -d"${MEASURE_S}s" "$url")
   t1=$(cpu_ticks "$pid")
   if grep -q -E 'Non-2xx|Socket errors' <<<"$out"; then echo "wrk saw errors: $out" >&2; fi
-  echo "$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$out") $(awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" \
-    -v s="$MEASURE_S" -v n="$(nproc)" 'BEGIN { printf "%.2f", d / hz / s / n }')"
+  rate=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$out")
+  [ -n "$rate" ] || return 0
+  echo "$rate $(awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v s="$MEASURE_S" -v n="$(nproc)" \
+    'BEGIN { printf "%.2f", d / hz / s / n }')"
 }
 
-wait_for_port() {  # PORT PID: true once something accepts on PORT
+wait_for_200() {  # URL PID: true once URL answers 200 (Tomcat accepts before it serves)
   for _ in $(seq 300); do
     kill -0 "$2" 2>/dev/null || return 1
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$1")" = 200 ] && return 0
     sleep 0.2
   done
   return 1
@@ -166,7 +169,7 @@ run() {
         "-Dcatalina.home=$TOMCAT" "-Dcatalina.base=$base" "-Djava.io.tmpdir=$base/temp" \
         org.apache.catalina.startup.Bootstrap start >"$work/out" 2>&1 &
       pid=$!
-      wait_for_port "$port" "$pid" && value=$(wrk_run "http://127.0.0.1:$port/handoff" "$pid")
+      wait_for_200 "http://127.0.0.1:$port/handoff" "$pid" && value=$(wrk_run "http://127.0.0.1:$port/handoff" "$pid")
       stop "$pid"
       ;;
   esac
@@ -248,8 +251,9 @@ md=$work/section.md
         [ "$unit" = ms ] && [ -n "$cpu" ] && cpu=$(awk -v c="$cpu" 'BEGIN { printf "%.2f s", c / 1000 }')
         rel=$(awk -v m="$med" -v f="$floor_med" -v u="$unit" 'BEGIN {
           if (m == "" || f == "" || m == 0) { print "-"; exit }
-          printf "%.2f", (u == "ms") ? f / m : m / f }')
-        runs=$(cut -d' ' -f1 "$dir/$i" | awk '{printf "%s%.0f", NR > 1 ? " " : "", $1}')
+          r = u == "ms" ? f / m : m / f
+          printf "%.2f", r }')
+        runs=$(cut -d' ' -f1 "$dir/$i" | awk '{printf "%s%.0f", (NR > 1 ? " " : ""), $1}')
         row+=" $med (${rel}x${cpu:+, cpu $cpu}) [$runs] |"
       done
       echo "$row"
