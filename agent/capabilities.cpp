@@ -47,7 +47,8 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints, bool w
   if (granted.virtual_threads && want_virtual_thread_starts) add_virtual_thread_support(wanted);
   if (granted.virtual_threads && want_breakpoints) {
     // Only where virtual threads can pin: the pinning probes (and GetBytecodes
-    // to place them). Breakpoints cost only the methods they are set in.
+    // to place them). HotSpot then keeps locals live in compiled code, as
+    // for a debugger: pinning=off leaves it out (docs/METRICS.md).
     wanted.can_generate_breakpoint_events = potential.can_generate_breakpoint_events;
     wanted.can_get_bytecodes = potential.can_get_bytecodes;
   }

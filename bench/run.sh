@@ -30,12 +30,15 @@
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
 #   http        the HTTP server under floods: scrape latency and the server
 #               thread's CPU (bench/http_flood.sh; ~5 min)
-# All parts: about 60 minutes (not timed end to end yet). CONTENTION="stress:10
+#   vthreads    virtual-thread workloads (HTTP server, Skynet, hand-offs,
+#               Tomcat) against the do-nothing agent, JDK 21 and 25, 7 rounds
+#               (bench/vt_overhead.sh; ~100 min)
+# All parts: about 160 minutes (not timed end to end yet). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
-all_parts=(contention overhead toggle attribution deadlock memory gc scrape pileup threads exit http)
+all_parts=(contention overhead toggle attribution deadlock memory gc scrape pileup threads exit http vthreads)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -150,6 +153,7 @@ part_pileup() { "$ROOT/bench/pileup.sh"; }
 part_threads() { "$ROOT/bench/thread_states.sh"; }
 part_exit() { "$ROOT/bench/exit_time.sh"; }
 part_http() { "$ROOT/bench/http_flood.sh"; }
+part_vthreads() { "$ROOT/bench/vt_overhead.sh" 7; }
 
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=("${all_parts[@]}")

@@ -27,7 +27,8 @@
 # rounds, 7 configurations and two JDKs about 80 minutes for all four.
 # Usage: bench/vt_overhead.sh [rounds=7] [workload...]   (default: all four)
 #   JDKS="25 21" restricts the JDKs (feature numbers); CONFIGS="none floor
-#   jvmsight,pinning=off" picks configurations (names as in all_configs);
+#   jvmsight,pinning=off" picks configurations (names as in all_configs, or
+#   floor+<floor_agent.c options>, jvmsight,<agent options>);
 #   DECOMPOSE=1 adds the ones that take jvmsight's cost apart (floor+caps:
 #   the capabilities jvmsight asks for besides the virtual-thread one;
 #   jvmsight without contention events, deadlock check, GC notifications);
@@ -203,6 +204,15 @@ for ((i = 0; i < ${#all_configs[@]}; i++)); do
     continue
   fi
   configs+=("$c")
+done
+# Other names in CONFIGS: floor+<floor_agent options> or jvmsight,<options>.
+for name in ${CONFIGS:-}; do
+  [[ " ${configs[*]%%|*} " == *" $name "* ]] && continue
+  case $name in
+    floor+*) configs+=("$name|-agentpath:{floor}=${name#floor+}") ;;
+    jvmsight,*) configs+=("$name|$js,${name#jvmsight,}") ;;
+    *) echo "unknown configuration '$name'" >&2; exit 2 ;;
+  esac
 done
 started=$(date -u +%FT%TZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
