@@ -176,6 +176,10 @@ void Agent::build_signals(JNIEnv* jni) {
   runtime_.build(jni, collectors_);
   contention_.build(jni, threads_, spans_, collectors_);
   deadlocks_.build(jni, threads_, contention_, collectors_);
+  // What two signals share: the lock scan's Java pass also reads every
+  // thread's status word for the thread-state walk, in one call instead of
+  // a JNI read per thread (without it, the roster reads them one by one).
+  threads_.roster().set_status_gather(deadlocks_.status_gather());
 }
 
 void Agent::push_spans() {

@@ -18,7 +18,6 @@
 #include "agent/event_callbacks.h"
 #include "agent/gc_signal.h"
 #include "agent/metrics_snapshot.h"
-#include "agent/options.h"
 #include "agent/otlp_plugin_loader.h"
 #include "agent/runtime_signal.h"
 #include "agent/thread_signal.h"
@@ -26,6 +25,7 @@
 #include "exporters/http/http_server.h"
 #include "exporters/reports/stderr_deadlock_reporter.h"
 #include "model/span.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

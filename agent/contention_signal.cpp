@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "collectors/locks/tagged_lock_classes.h"
+#include "collectors/contention/tagged_lock_classes.h"
 
 namespace jvmsight {
 

@@ -14,15 +14,15 @@
 #include "agent/agent_thread.h"
 #include "agent/capabilities.h"
 #include "agent/event_callbacks.h"
-#include "agent/options.h"
 #include "agent/thread_signal.h"
 #include "collectors/collector_set.h"
-#include "collectors/locks/contended_wait_spans.h"
-#include "collectors/locks/contention_duty_cycle.h"
-#include "collectors/locks/jvm_blocked_counts.h"
-#include "collectors/locks/monitor_contention_collector.h"
-#include "collectors/locks/monitor_contention_recorder.h"
+#include "collectors/contention/contended_wait_spans.h"
+#include "collectors/contention/contention_duty_cycle.h"
+#include "collectors/contention/jvm_blocked_counts.h"
+#include "collectors/contention/monitor_contention_collector.h"
+#include "collectors/contention/monitor_contention_recorder.h"
 #include "model/span.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

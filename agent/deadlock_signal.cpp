@@ -4,8 +4,8 @@
 #include <thread>
 
 #include "collectors/background_refresh.h"
-#include "collectors/locks/jvmti_lock_graph_source.h"
-#include "collectors/locks/mx_bean_lock_graph_source.h"
+#include "collectors/lock_graph/jvmti_lock_graph_source.h"
+#include "collectors/lock_graph/mx_bean_lock_graph_source.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -49,6 +49,7 @@ void DeadlockSignal::build_source(JNIEnv* jni, ThreadSignal& threads, Contention
       JvmtiLockGraphSource* jvmti_source = source.get();
       // Reports find virtual threads, which ThreadMXBean does not know, by id.
       threads.dumps().set_thread_lookup([jvmti_source](ThreadKey id) { return jvmti_source->virtual_thread(id); });
+      status_gather_ = jvmti_source->status_gather();
       source_ = std::move(source);
       return;
     }

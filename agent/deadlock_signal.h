@@ -14,14 +14,15 @@
 #include "agent/agent_thread.h"
 #include "agent/capabilities.h"
 #include "agent/contention_signal.h"
-#include "agent/options.h"
 #include "agent/thread_signal.h"
 #include "collectors/collector_set.h"
-#include "collectors/locks/deadlock_detector.h"
-#include "collectors/locks/deadlock_reports.h"
-#include "collectors/locks/lock_graph_source.h"
-#include "collectors/locks/lock_queue_collector.h"
+#include "collectors/lock_graph/deadlock_detector.h"
+#include "collectors/lock_graph/deadlock_reports.h"
+#include "collectors/lock_graph/lock_graph_source.h"
+#include "collectors/lock_graph/lock_queue_collector.h"
+#include "collectors/threads/thread_roster.h"
 #include "model/deadlock_sink.h"
+#include "options/options.h"
 
 namespace jvmsight {
 
@@ -43,6 +44,10 @@ class DeadlockSignal {
   void build(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention, CollectorSet& collectors);
   // /deadlocks: the confirmed deadlocks as of the last check, described now.
   std::vector<DeadlockReport> current_reports();
+  // After build: the JVM TI source's Java pass, which reads every thread's
+  // status word in one call (null with the ThreadMXBean fallback, or when
+  // the Java pass cannot run here).
+  ThreadStatusGather* status_gather() { return status_gather_; }
 
  private:
   void build_source(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention);
@@ -53,6 +58,7 @@ class DeadlockSignal {
   const Capabilities& capabilities_;
   std::vector<DeadlockSink*> sinks_;
   std::unique_ptr<LockGraphSource> source_;
+  ThreadStatusGather* status_gather_ = nullptr;  // source_'s, when it has one
   std::unique_ptr<LockQueueCollector> queues_;
   std::unique_ptr<DeadlockReports> reports_;
   std::unique_ptr<DeadlockDetector> detector_;

@@ -8,8 +8,8 @@
 #include <jvmti.h>
 
 #include "agent/capabilities.h"
+#include "collectors/contention/monitor_contention_recorder.h"
 #include "collectors/gc/gc_pause_recorder.h"
-#include "collectors/locks/monitor_contention_recorder.h"
 #include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/virtual_thread_counter.h"

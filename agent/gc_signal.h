@@ -8,12 +8,12 @@
 #include <memory>
 
 #include "agent/agent_thread.h"
-#include "agent/options.h"
 #include "collectors/collector_set.h"
 #include "collectors/gc/gc_collector.h"
 #include "collectors/gc/gc_pause_recorder.h"
 #include "model/gc_report.h"
 #include "model/span.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

@@ -14,22 +14,26 @@ namespace {
 
 // Names and stacks, and a stop-the-world dump each (docs/SECURITY.md):
 // local clients only by default; with details=on, remote clients get at
-// most one dump a second between them.
+// most one dump a second between them (remote_dumps, shared by both routes).
+HttpRoute detail_route(HttpRoute route, const Options& options, const std::shared_ptr<DumpRateLimit>& remote_dumps) {
+  route.local_only = options.details == Details::local;
+  route.remote_rate_limit = remote_dumps;
+  return route;
+}
+
 void add_detail_routes(const Options& options, HttpSources s, std::vector<HttpRoute>& routes) {
-  routes.push_back(threads_endpoint([s] {
+  ThreadsSource dumps = [s] {
     return s.agent_thread
         .call<std::optional<std::vector<ThreadRecord>>>([s] { return s.threads.dump_all(); }, snapshot_timeout)
         .value_or(std::nullopt);
-  }));
-  routes.push_back(deadlocks_endpoint([s] {
+  };
+  DeadlocksSource deadlocks = [s] {
     return s.agent_thread.call<std::vector<DeadlockReport>>([s] { return s.deadlocks.current_reports(); },
                                                             snapshot_timeout);
-  }));
+  };
   auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
-  for (size_t i = routes.size() - 2; i < routes.size(); ++i) {
-    routes[i].local_only = options.details == Details::local;
-    routes[i].remote_rate_limit = remote_dumps;
-  }
+  routes.push_back(detail_route(threads_endpoint(std::move(dumps)), options, remote_dumps));
+  routes.push_back(detail_route(deadlocks_endpoint(std::move(deadlocks)), options, remote_dumps));
 }
 
 }  // namespace

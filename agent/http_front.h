@@ -11,9 +11,9 @@
 #include "agent/deadlock_signal.h"
 #include "agent/gc_signal.h"
 #include "agent/metrics_snapshot.h"
-#include "agent/options.h"
 #include "agent/thread_signal.h"
 #include "exporters/http/http_server.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

@@ -14,12 +14,11 @@
 
 namespace jvmsight {
 
-// One thread waits until another signals, through an eventfd, not a futex.
-// On Linux 6.16+ a process's private futexes share a hash table sized by
-// its CPUs, not its threads (16 buckets on 2 CPUs): in a JVM with 10,000
-// parked threads every futex wake walks hundreds of waiters, about 0.5 ms
-// per hand-off measured here. An eventfd's wait queue holds only its own
-// waiter. Falls back to a condition variable if no eventfd can be made.
+// One thread waits until another signals, through an eventfd, not a futex:
+// beside a JVM's thousands of parked threads a futex wake is slow, for the
+// reason exporters/http/http_server.h gives; an eventfd's wait queue holds
+// only its own waiter. Falls back to a condition variable if no eventfd can
+// be made.
 class Wakeup {
  public:
   using Clock = std::chrono::steady_clock;

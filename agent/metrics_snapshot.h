@@ -5,10 +5,10 @@
 // that runs client_java too gets no second copy of its families).
 #include <string>
 
-#include "agent/options.h"
 #include "agent/otlp_plugin_loader.h"
 #include "collectors/collector_set.h"
 #include "model/telemetry.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

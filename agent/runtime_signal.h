@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "agent/agent_thread.h"
-#include "agent/options.h"
 #include "collectors/collector_set.h"
 #include "collectors/runtime/runtime_collector.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "agent/capabilities.h"
-#include "agent/options.h"
 #include "collectors/collector_set.h"
 #include "collectors/threads/pinning_collector.h"
 #include "collectors/threads/pinning_recorder.h"
@@ -23,6 +22,7 @@
 #include "collectors/threads/thread_state_collector.h"
 #include "collectors/threads/virtual_thread_census.h"
 #include "collectors/threads/virtual_thread_counter.h"
+#include "options/options.h"
 
 namespace jvmsight {
 

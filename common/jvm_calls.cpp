@@ -34,6 +34,14 @@ bool jni_ok(JNIEnv* jni, const char* what) {
   return false;
 }
 
+std::string java_class_name(const char* signature) {
+  std::string s(signature ? signature : "?");
+  if (s.size() > 2 && s.front() == 'L' && s.back() == ';') s = s.substr(1, s.size() - 2);
+  for (char& c : s)
+    if (c == '/') c = '.';
+  return s;
+}
+
 std::string java_string(JNIEnv* jni, jobject s) {
   if (s == nullptr) return "";
   const char* chars = jni->GetStringUTFChars(static_cast<jstring>(s), nullptr);

@@ -26,6 +26,9 @@ std::string java_string(JNIEnv* jni, jobject s);
 // GetSystemProperty does not have them.
 std::string java_system_property(JNIEnv* jni, const char* name);
 
+// "Ljava/lang/Object;" -> "java.lang.Object" (a JVM TI class signature).
+std::string java_class_name(const char* signature);
+
 // The elements of a java.util.List of MXBeans, each with its getName():
 // new global references, elements that fail left out. Agent thread only.
 struct NamedBean {

@@ -4,7 +4,7 @@
 #include <functional>
 #include <map>
 
-#include "agent/options.h"
+#include "options/options.h"
 
 namespace jvmsight::injector {
 namespace {

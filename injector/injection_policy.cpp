@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "agent/options.h"
+#include "options/options.h"
 
 namespace jvmsight::injector {
 namespace {

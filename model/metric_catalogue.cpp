@@ -97,8 +97,10 @@ const std::vector<MetricDef>& metric_catalogue() {
     std::vector<MetricDef> out;
     catalogue::add_thread_rows(out);
     catalogue::add_runtime_rows(out);
-    catalogue::add_gc_and_agent_rows(out);
-    catalogue::add_lock_rows(out);
+    catalogue::add_gc_rows(out);
+    catalogue::add_agent_rows(out);
+    catalogue::add_lock_graph_rows(out);
+    catalogue::add_contention_rows(out);
     return out;
   }();
   return rows;

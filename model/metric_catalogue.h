@@ -1,14 +1,14 @@
 #pragma once
 // The metric catalogue: every family the agent serves, one row each, read by
-// both exporters and by docs/METRICS.md (generated from it: tools/
-// metric_docs). A row holds the Prometheus side (the family name /metrics
-// serves, client_java 0.x's name where it differs, type, help, the
-// collector that produces it) and the OTLP side (name, unit, instrument,
-// value type, attributes with their allowed values, advised buckets).
-// Collectors create families only through add_family(out, name), which
-// takes type and help from here and refuses a name the catalogue lacks.
-// Units and instruments of jvm.* rows are semantic-conventions facts
-// (model/jvm/metrics.yaml).
+// both exporters and by docs/METRICS.md (its tables are generated from it by
+// model/metric_docs: build/model/metric_docs --write docs/METRICS.md). A row
+// holds the Prometheus side (the family name /metrics serves, client_java
+// 0.x's name where it differs, type, help, the collector that produces it)
+// and the OTLP side (name, unit, instrument, value type, attributes with
+// their allowed values, advised buckets). Collectors create families only
+// through add_family(out, name), which takes type and help from here and
+// refuses a name the catalogue lacks. Units and instruments of jvm.* rows
+// are semantic-conventions facts (model/jvm/metrics.yaml).
 #include <cstddef>
 #include <optional>
 #include <string>

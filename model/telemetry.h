@@ -79,8 +79,8 @@ struct MetricFamily {
 
 // A deque, not a vector: collectors hold the family add_family returned
 // while they add the next one, and a deque's push_back never moves the
-// elements already there (a vector's may, which left those references
-// dangling: found by ASan).
+// elements already there (a vector's may, leaving those references
+// dangling).
 using MetricFamilies = std::deque<MetricFamily>;
 
 // Small builders, so collectors read as a list of metrics. The agent's

@@ -16,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 MAX_FILE_LINES=350
 MAX_FUNCTION_LINES=60
-PRODUCTION='^(agent|collectors|common|exporters|injector|loader|model)/'
+PRODUCTION='^(agent|collectors|common|exporters|injector|loader|model|options)/'
 cd "$ROOT"
 failed=0
 
@@ -52,7 +52,7 @@ config="{Checks: '-*,readability-function-size', CheckOptions: [{key: readabilit
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 printf '%s\n' "${sources[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy --quiet -p "$BUILD" --config="$config" \
-  --header-filter="^$ROOT/(agent|collectors|common|exporters|injector|loader|model)/" >"$report" 2>/dev/null || true
+  --header-filter="^$ROOT/(agent|collectors|common|exporters|injector|loader|model|options)/" >"$report" 2>/dev/null || true
 # A source clang-tidy could not parse is not measured: that fails too.
 if grep -q ': error: ' "$report"; then
   echo "clang-tidy could not parse (build first: generated headers):" >&2

@@ -60,10 +60,9 @@ class RuntimeCollector : public Collector {
   BackgroundRefresh cpu_refresh_;
   std::optional<double> cpu_seconds_;
   // Apart from the CPU time: at 10,000 threads a read of the loads costs
-  // 4-8 ms on JDK 17 and about 35 ms on JDK 25, and would space out the
-  // CPU time's. Paced to 0.1% of a core, at most every 5 s: at the default
-  // 0.5% and 1 s this one read was most of what the agent thread did while
-  // scraped (8 ms a second on JDK 17, against 1 ms a scrape; BENCHMARKS.md).
+  // milliseconds (more on newer JDKs), and would space out the CPU time's.
+  // Paced to 0.1% of a core, at most every 5 s, so that it stays a small
+  // part of what the agent thread does while scraped (BENCHMARKS.md).
   // getProcessCpuLoad is the load since the previous read, so the interval
   // is also the window it averages over.
   BackgroundRefresh os_refresh_{std::chrono::seconds(5), 1000};

@@ -6,12 +6,11 @@
 // JVM, only ask the agent thread and wait (one request at a time: the
 // agent thread answers one at a time anyway).
 //
-// Why not a server library with worker threads: every hand-off between
-// threads is a futex wake, and on Linux 6.16+ a process's futexes share a
-// hash sized by its CPUs, not its threads (16 buckets on 2 CPUs). In a JVM
-// with 10,000 parked threads each wake walks hundreds of waiters; civetweb's
-// accept-to-worker hand-off alone cost 0.4-0.5 ms of CPU per scrape. A
-// socket's readiness wakes only its own waiter.
+// Why one thread and no worker pool: a hand-off between threads is a futex
+// wake, and in a JVM with thousands of parked threads each wake walks
+// hundreds of waiters (Linux 6.16+ sizes a process's futex hash by its CPUs;
+// BENCHMARKS-HISTORY.md, "The whole scrape without civetweb"). A socket's
+// readiness wakes only its own waiter.
 #include <poll.h>
 #include <sys/socket.h>
 

@@ -81,8 +81,6 @@ long long steady_ms() {
 
 }  // namespace
 
-bool valid_tls_min_version(const std::string& version) { return version == "1.2" || version == "1.3"; }
-
 std::string prepare_openssl() { return openssl().error; }
 
 std::string configure_tls_context(void* ctx, const TlsConfig& config) {

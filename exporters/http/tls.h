@@ -5,14 +5,9 @@
 #include <memory>
 #include <string>
 
-namespace jvmsight {
+#include "exporters/http/tls_settings.h"
 
-struct TlsConfig {
-  std::string cert_file;            // PEM: the server certificate, then any intermediates
-  std::string key_file;             // PEM: its private key (unencrypted)
-  std::string min_version = "1.2";  // "1.2" or "1.3"
-  bool enabled() const { return !cert_file.empty() || !key_file.empty(); }
-};
+namespace jvmsight {
 
 // Loads OpenSSL 3 (see tls.cpp); once per process, later calls return the
 // first result. "" or why HTTPS cannot be had.
@@ -78,8 +73,5 @@ class TlsServer {
   int (*get_error_)(const void*, int) = nullptr;
   void (*clear_errors_)() = nullptr;
 };
-
-// "" when the setting is valid (also what the option parser accepts).
-bool valid_tls_min_version(const std::string& version);
 
 }  // namespace jvmsight

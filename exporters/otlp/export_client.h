@@ -14,6 +14,7 @@
 
 namespace jvmsight::otlp {
 
+// OpenTelemetry's signals (not the agent's signals, agent/*_signal: what it watches).
 enum class Signal { metrics, traces, logs };
 const char* signal_name(Signal signal);  // "metrics", "traces", "logs"
 

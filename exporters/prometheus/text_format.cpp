@@ -15,7 +15,7 @@ bool has_label(const Sample& s, const std::string& name) {
 
 // The format's escapes: a backslash and a newline in HELP; those and a
 // double quote in a label value. A raw newline would end the line and make
-// the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
+// the rest a bogus sample (fuzz/prometheus_text_fuzz.cpp tries).
 void append_escaped(std::string& out, const std::string& text, bool quote) {
   size_t from = 0;  // the start of the plain run not yet copied: runs go in one copy each
   for (size_t i = 0; i < text.size(); ++i) {

@@ -9,9 +9,11 @@
 namespace jvmsight::catalogue {
 
 void add_thread_rows(std::vector<MetricDef>& rows);
-void add_lock_rows(std::vector<MetricDef>& rows);
 void add_runtime_rows(std::vector<MetricDef>& rows);
-void add_gc_and_agent_rows(std::vector<MetricDef>& rows);
+void add_gc_rows(std::vector<MetricDef>& rows);
+void add_agent_rows(std::vector<MetricDef>& rows);
+void add_lock_graph_rows(std::vector<MetricDef>& rows);
+void add_contention_rows(std::vector<MetricDef>& rows);
 
 // A label sent under its own name, with its allowed values (empty: open).
 AttributeRename kept(std::string label, std::vector<std::string> values = {});

@@ -29,14 +29,11 @@ struct AgentJvm {
   std::string report(const std::string& prefix = "THREADS");
 };
 
-// All JDKs as gtest parameters, named jdk17, jdk25...
-#define JVMSIGHT_ALL_JDKS(suite)                                                                                   \
-  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn(::jvmsight::test::jdks()),                             \
-                           [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
-  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
-// The core suites: also on the extra JDKs (8, 11, 21 from scripts/install_jdks.sh).
-#define JVMSIGHT_CORE_JDKS(suite)                                                                                  \
-  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn(::jvmsight::test::core_jdks()),                        \
+// The JDKs a suite runs on (a JdkRange: system_jdks(), all_jdks(),
+// all_jdks().from(21)...) as gtest parameters, named jdk17, jdk25...
+// Written once, beside the suite's fixture.
+#define JVMSIGHT_JDKS(suite, range)                                                                                \
+  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn((range).list()),                                       \
                            [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
 

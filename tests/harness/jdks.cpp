@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -120,7 +122,7 @@ std::vector<Jdk> discover() {
     Jdk jdk;
     jdk.home = c.home;
     jdk.root = c.root;
-    jdk.core_only = c.extra;
+    jdk.extra = c.extra;
     jdk.feature = feature_of(outside + "/release");
     // Debian's JDK 8 ships no release file; rt.jar is JDK 8's (modules replaced it in 9).
     if (jdk.feature == 0 && access((outside + "/jre/lib/rt.jar").c_str(), F_OK) == 0) jdk.feature = 8;
@@ -136,34 +138,35 @@ std::vector<Jdk> discover() {
   return found;
 }
 
-}  // namespace
-
-const std::vector<Jdk>& core_jdks() {
+const std::vector<Jdk>& found_jdks() {
   static const std::vector<Jdk> all = discover();
   return all;
 }
 
-const std::vector<Jdk>& jdks() {
-  static const std::vector<Jdk> full = [] {
-    std::vector<Jdk> out;
-    for (const auto& j : core_jdks())
-      if (!j.core_only) out.push_back(j);
-    return out;
-  }();
-  return full;
+}  // namespace
+
+const std::vector<Jdk>& JdkRange::list() const {
+  static std::mutex mutex;
+  static std::map<std::pair<bool, int>, std::vector<Jdk>> lists;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, added] = lists.try_emplace({extra_, from_feature_});
+  if (added)
+    for (const auto& j : found_jdks())
+      if ((extra_ || !j.extra) && j.feature >= from_feature_) it->second.push_back(j);
+  return it->second;
 }
 
 void print_jdk_summary() {
   std::printf("[jvmsight] JDKs under test:");
   bool has21 = false;
-  for (const auto& j : core_jdks()) {
+  for (const auto& j : found_jdks()) {
     std::printf(" %s (%s%s%s)", j.name.c_str(), j.root.empty() ? "" : "chroot ", j.root.empty() ? "" : j.root.c_str(),
                 (j.root.empty() ? j.home : " " + j.home).c_str());
-    if (j.core_only) std::printf(" [core suites]");
+    if (j.extra) std::printf(" [extra: suites of all_jdks()]");
     has21 = has21 || j.feature >= 21;
   }
   std::printf("\n");
-  if (core_jdks().empty()) std::printf("[jvmsight] no JDK found: every JVM test is skipped\n");
+  if (found_jdks().empty()) std::printf("[jvmsight] no JDK found: every JVM test is skipped\n");
   if (!has21)
     std::printf("[jvmsight] no JDK 21+ found (e.g. Temurin 25 under /usr/lib/jvm): virtual-thread tests are skipped\n");
   std::printf("[jvmsight] JDK 8, 11, 21 from Debian: scripts/install_jdks.sh (run by quickstart.sh test)\n");

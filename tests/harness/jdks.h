@@ -6,7 +6,7 @@
 //   <roots>/host/usr/lib/jvm/*   run on this machine as they are (JDK 11);
 //   <roots>/<other>/usr/lib/jvm/* run with chroot into <other> (a Debian 13
 //                                root for JDK 8 and 21, which need glibc 2.38).
-// The extra JDKs run the core suites only (core_jdks(); docs/TESTING.md).
+// Each suite says which of them it runs on (JdkRange; docs/TESTING.md).
 #include <ostream>
 #include <string>
 #include <vector>
@@ -14,19 +14,33 @@
 namespace jvmsight::test {
 
 struct Jdk {
-  std::string home;        // as the JVM sees it (inside root, for a chrooted JDK)
-  std::string root;        // "" for a JDK of this machine, else the root it runs in
-  std::string bin;         // where tool() finds its commands (generated wrappers for a chrooted JDK)
-  int feature = 0;         // 8, 11, 17, 21, 25...
-  std::string name;        // "jdk17": used in test names
-  bool core_only = false;  // installed for the core suites only (an extra JDK)
+  std::string home;    // as the JVM sees it (inside root, for a chrooted JDK)
+  std::string root;    // "" for a JDK of this machine, else the root it runs in
+  std::string bin;     // where tool() finds its commands (generated wrappers for a chrooted JDK)
+  int feature = 0;     // 8, 11, 17, 21, 25...
+  std::string name;    // "jdk17": used in test names
+  bool extra = false;  // installed by scripts/install_jdks.sh, not this machine's own
   std::string tool(const std::string& name) const { return bin + "/" + name; }
 };
 
-// The JDKs every integration suite runs on.
-const std::vector<Jdk>& jdks();
-// Those plus the extra JDKs: for the core suites (JVMSIGHT_CORE_JDKS).
-const std::vector<Jdk>& core_jdks();
+// Which JDKs a suite runs on, declared once beside the suite
+// (JVMSIGHT_JDKS in agent_jvm.h, or list() for a combined parameter):
+// system_jdks() are this machine's own (/usr/lib/jvm: 17 and 25 here),
+// all_jdks() those and the extra ones (8, 11, 21); from(21) keeps JDK 21
+// and later of either.
+class JdkRange {
+ public:
+  JdkRange(bool extra, int from_feature) : extra_(extra), from_feature_(from_feature) {}
+  JdkRange from(int feature) const { return JdkRange(extra_, feature); }
+  // Found once, then the same list (references into it stay valid).
+  const std::vector<Jdk>& list() const;
+
+ private:
+  bool extra_;
+  int from_feature_;
+};
+inline JdkRange system_jdks() { return JdkRange(false, 0); }
+inline JdkRange all_jdks() { return JdkRange(true, 0); }
 // How gtest prints a Jdk parameter.
 inline void PrintTo(const Jdk& jdk, std::ostream* os) {
   *os << jdk.name << " (" << (jdk.root.empty() ? "" : jdk.root + " : ") << jdk.home << ")";

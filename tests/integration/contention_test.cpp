@@ -229,8 +229,8 @@ TEST_P(Contention, ShortWaitsMakeNoSpan) {
   EXPECT_NE(jvm.get("/gc").body.find("\"spans\":"), std::string::npos);
 }
 
-JVMSIGHT_CORE_JDKS(Contention);
-JVMSIGHT_ALL_JDKS(ContentionStorm);
+JVMSIGHT_JDKS(Contention, all_jdks());
+JVMSIGHT_JDKS(ContentionStorm, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

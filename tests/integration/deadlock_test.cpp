@@ -233,7 +233,7 @@ std::string case_name(const ::testing::TestParamInfo<std::tuple<Jdk, Case>>& i) 
 
 INSTANTIATE_TEST_SUITE_P(
     Jdks, Deadlock,
-    ::testing::Combine(::testing::ValuesIn(core_jdks()),
+    ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
                        ::testing::Values(Case{"monitor2", "Deadlocks$Resource"}, Case{"monitor3", "Deadlocks$Resource"},
                                          Case{"reentrant", "java.util.concurrent.locks.ReentrantLock$NonfairSync"},
                                          Case{"mixed", "java.util.concurrent.locks.ReentrantLock$NonfairSync"},
@@ -244,7 +244,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Deadlock);
 
 // The cases with a monitor on the cycle: the edges a storm could hide.
 INSTANTIATE_TEST_SUITE_P(Jdks, StormDeadlock,
-                         ::testing::Combine(::testing::ValuesIn(jdks()),
+                         ::testing::Combine(::testing::ValuesIn(system_jdks().list()),
                                             ::testing::Values(Case{"monitor2", "Deadlocks$Resource"},
                                                               Case{"mixed", "Deadlocks$Resource"})),
                          case_name);
@@ -278,7 +278,7 @@ TEST_P(VirtualDeadlock, FoundByTheBackgroundCheckOnJdk21Plus) {
   EXPECT_NE(text.body.find("(a java.util.concurrent.locks.ReentrantLock$NonfairSync)"), std::string::npos) << text.body;
 }
 
-JVMSIGHT_CORE_JDKS(VirtualDeadlock);
+JVMSIGHT_JDKS(VirtualDeadlock, all_jdks());
 
 class NoDeadlock : public ::testing::TestWithParam<Jdk> {};
 
@@ -357,7 +357,7 @@ TEST_P(NoDeadlock, UnknownFormatIsABadRequest) {
   EXPECT_NE(t.body.find("\tat java.io.FileInputStream.read"), std::string::npos) << t.body;
 }
 
-JVMSIGHT_ALL_JDKS(NoDeadlock);
+JVMSIGHT_JDKS(NoDeadlock, system_jdks());
 
 class DeadlockGauges : public ::testing::TestWithParam<Jdk> {};
 
@@ -398,7 +398,7 @@ TEST_P(DeadlockGauges, AbsentWhenTheCheckIsOff) {
   EXPECT_EQ(s.value("jvmsight_deadlock_checks_total"), 0.0);
 }
 
-JVMSIGHT_CORE_JDKS(DeadlockGauges);
+JVMSIGHT_JDKS(DeadlockGauges, all_jdks());
 
 class LockScanBudgets : public ::testing::TestWithParam<Jdk> {};
 
@@ -483,7 +483,7 @@ TEST_P(LockScanBudgets, QueuesServedFromTheBackgroundFollowChangesWithinTheirAge
   EXPECT_GT(oldest, 0.001);
 }
 
-JVMSIGHT_ALL_JDKS(LockScanBudgets);
+JVMSIGHT_JDKS(LockScanBudgets, system_jdks());
 
 class AttachedDeadlock : public ::testing::TestWithParam<std::tuple<Jdk, Case>> {};
 
@@ -513,7 +513,7 @@ TEST_P(AttachedDeadlock, IsReported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, AttachedDeadlock,
-                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
                                             ::testing::Values(Case{"monitor2", "Deadlocks$Resource"},
                                                               Case{"mixed", "Deadlocks$Resource"})),
                          case_name);

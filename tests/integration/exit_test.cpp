@@ -36,7 +36,7 @@ TEST_P(Exit, CompletesPromptlyWithScrapesInFlight) {
                           << " ms";
 }
 
-JVMSIGHT_ALL_JDKS(Exit);
+JVMSIGHT_JDKS(Exit, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

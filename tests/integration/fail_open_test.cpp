@@ -142,7 +142,7 @@ TEST_P(FailOpen, JdkToolsWithInheritedOptionsStayQuietAndTakeNoPort) {
   EXPECT_EQ(app.get("/metrics").status, 200);
 }
 
-JVMSIGHT_ALL_JDKS(FailOpen);
+JVMSIGHT_JDKS(FailOpen, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

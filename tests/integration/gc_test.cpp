@@ -486,21 +486,23 @@ TEST_P(GcAttach, PausesMeasuredAfterJcmdAgentLoad) {
   EXPECT_EQ(seen.collections, after);
 }
 
-JVMSIGHT_ALL_JDKS(GcAttach);
+JVMSIGHT_JDKS(GcAttach, system_jdks());
 
 std::string param_name(const ::testing::TestParamInfo<JdkAndCollector>& i) {
   return std::get<0>(i.param).name + "_" + std::get<1>(i.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(JdksAndCollectors, GcPauses,
-                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
                                             ::testing::Values("Serial", "Parallel", "G1", "ConcMarkSweep", "Z",
                                                               "Shenandoah")),
                          param_name);
 INSTANTIATE_TEST_SUITE_P(JdksAndCollectors, ConcurrentGc,
-                         ::testing::Combine(::testing::ValuesIn(core_jdks()), ::testing::Values("Z", "Shenandoah")),
+                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
+                                            ::testing::Values("Z", "Shenandoah")),
                          param_name);
-INSTANTIATE_TEST_SUITE_P(Jdks, GcSpans, ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("G1")),
+INSTANTIATE_TEST_SUITE_P(Jdks, GcSpans,
+                         ::testing::Combine(::testing::ValuesIn(system_jdks().list()), ::testing::Values("G1")),
                          param_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GcPauses);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ConcurrentGc);

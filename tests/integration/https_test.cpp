@@ -60,7 +60,7 @@ TEST_P(HttpsJvm, WrongKeyLeavesNoListenerAndTheJvmRuns) {
   EXPECT_FALSE(read_portfile(portfile, 0ms)) << "a server started with a wrong key";
 }
 
-JVMSIGHT_ALL_JDKS(HttpsJvm);
+JVMSIGHT_JDKS(HttpsJvm, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

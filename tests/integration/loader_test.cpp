@@ -123,7 +123,7 @@ TEST_P(Loader, AttachWithoutAgentFailsInJcmdAndTheJvmRunsOn) {
   EXPECT_EQ(lines[0].rfind("jvmsight: error: cannot load " + dir.path("libjvmsight.so") + ": ", 0), 0u) << lines[0];
 }
 
-JVMSIGHT_ALL_JDKS(Loader);
+JVMSIGHT_JDKS(Loader, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -80,7 +80,7 @@ TEST_P(Loading, AttachWithBadOptionsFailsTheCommandNotTheJvm) {
   EXPECT_EQ(jvm.wait(30s), 0);
 }
 
-JVMSIGHT_CORE_JDKS(Loading);
+JVMSIGHT_JDKS(Loading, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

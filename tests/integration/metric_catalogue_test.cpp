@@ -117,7 +117,7 @@ TEST_P(MetricCatalogueScrape, EveryServedFamilyIsCataloguedAndEveryCataloguedOne
   EXPECT_EQ(mismatches(served), "");
 }
 
-JVMSIGHT_CORE_JDKS(MetricCatalogueScrape);
+JVMSIGHT_JDKS(MetricCatalogueScrape, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -26,7 +26,7 @@ TEST_P(Promtool, CheckMetricsPassesOnARealScrape) {
   EXPECT_EQ(check.out + check.err, "") << "promtool lint findings";
 }
 
-JVMSIGHT_ALL_JDKS(Promtool);
+JVMSIGHT_JDKS(Promtool, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

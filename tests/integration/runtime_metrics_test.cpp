@@ -223,7 +223,7 @@ TEST_P(RuntimeMetrics, ConstantLabelsOnEverySampleAndALandingPage) {
     EXPECT_NE(home.body.find(std::string("href=\"") + path + "\""), std::string::npos) << path;
 }
 
-JVMSIGHT_ALL_JDKS(RuntimeMetrics);
+JVMSIGHT_JDKS(RuntimeMetrics, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

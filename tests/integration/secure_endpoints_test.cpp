@@ -55,7 +55,7 @@ TEST_P(SecureEndpoints, DetailEndpointsAnswerLoopbackByDefault) {
   EXPECT_EQ(jvm.get("/deadlocks").status, 200);
 }
 
-JVMSIGHT_ALL_JDKS(SecureEndpoints);
+JVMSIGHT_JDKS(SecureEndpoints, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

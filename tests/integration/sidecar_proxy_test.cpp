@@ -60,7 +60,7 @@ TEST(SidecarProxy, ForwardFromLoopbackToThePodAddressIsRemote) {
   const std::string pod = own_non_loopback_address();
   if (pod.empty()) GTEST_SKIP() << "this machine has no non-loopback IPv4 address";
   TempDir dir;
-  Process jvm(java_command(jdks().front(),
+  Process jvm(java_command(system_jdks().list().front(),
                            {agentpath_arg("host=0.0.0.0,port=0,details=local,portfile=" + dir.path("port"))}, "Idle"));
   ASSERT_TRUE(jvm.wait_for_line("READY", 60s)) << jvm.err();
   auto port = read_portfile(dir.path("port"), 30s);

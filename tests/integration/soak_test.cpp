@@ -125,7 +125,7 @@ class Churn : public Soak {};
 TEST_P(Churn, TwelveSecondsOfPlatformThreadsUnderScrapesAndDumps) {
   churn_under_storm(GetParam(), keys(), "platform-for 12", 90s);
 }
-JVMSIGHT_CORE_JDKS(Churn);
+JVMSIGHT_JDKS(Churn, all_jdks());
 
 // A million virtual threads started and ended: the agent's counts are
 // exact (started = every start the fixture made, counted by the opt-in
@@ -149,7 +149,7 @@ TEST_P(Soak, MillionVirtualThreadsOnJdk21Plus) {
   EXPECT_EQ(jvm.process->wait(60s).value_or(-1), 0) << jvm.process->err();
 }
 
-JVMSIGHT_ALL_JDKS(Soak);
+JVMSIGHT_JDKS(Soak, system_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

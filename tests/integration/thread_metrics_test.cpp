@@ -141,7 +141,7 @@ TEST_P(ThreadMetrics, VirtualThreadStartsCountedWhenAskedOnJdk21Plus) {
   EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
 }
 
-JVMSIGHT_CORE_JDKS(ThreadMetrics);
+JVMSIGHT_JDKS(ThreadMetrics, all_jdks());
 
 }  // namespace
 }  // namespace jvmsight::test

@@ -1,6 +1,6 @@
 // The deadlock check's filter for contention storms: only threads still in
 // the contended entry they were in at the previous check can be deadlocked.
-#include "collectors/locks/blocked_progress.h"
+#include "collectors/lock_graph/blocked_progress.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // Duty cycling of the contention events, the scaling of what they saw to the
 // JVM's own count, and the ring that carries long waits to the agent thread.
-#include "collectors/locks/contention_duty_cycle.h"
+#include "collectors/contention/contention_duty_cycle.h"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 #include <vector>
 
-#include "collectors/locks/contended_wait_ring.h"
+#include "collectors/contention/contended_wait_ring.h"
 
 namespace jvmsight {
 namespace {

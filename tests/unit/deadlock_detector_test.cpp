@@ -1,4 +1,4 @@
-#include "collectors/locks/deadlock_detector.h"
+#include "collectors/lock_graph/deadlock_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // every error message.
 #include <gtest/gtest.h>
 
-#include "agent/options.h"
+#include "options/options.h"
 
 namespace jvmsight {
 namespace {

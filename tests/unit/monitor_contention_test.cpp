@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "collectors/locks/contention_sampler.h"
-#include "collectors/locks/monitor_contention_collector.h"
-#include "collectors/locks/monitor_contention_recorder.h"
+#include "collectors/contention/contention_sampler.h"
+#include "collectors/contention/monitor_contention_collector.h"
+#include "collectors/contention/monitor_contention_recorder.h"
 
 namespace jvmsight {
 namespace {

@@ -1,6 +1,6 @@
 // The deadlock check's reuse of monitor edges between checks: what may be
 // reused, for how long, and what voids it.
-#include "collectors/locks/monitor_edge_cache.h"
+#include "collectors/lock_graph/monitor_edge_cache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "agent/near_miss.h"
+#include "options/near_miss.h"
 
 #include <gtest/gtest.h>
 

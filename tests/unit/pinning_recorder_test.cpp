@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "collectors/locks/monitor_contention_recorder.h"
+#include "collectors/contention/monitor_contention_recorder.h"
 #include "collectors/threads/bytecode_scan.h"
 
 namespace jvmsight {

@@ -1,6 +1,6 @@
 // The last step of a lock-graph scan: waits resolved by the JVM become the
 // scrape's queue counts or the background check's graph.
-#include "collectors/locks/scan_edges.h"
+#include "collectors/lock_graph/scan_edges.h"
 
 #include <gtest/gtest.h>
 

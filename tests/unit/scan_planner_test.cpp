@@ -1,7 +1,7 @@
 // What the deadlock check decides to read before it asks the JVM: edge
 // reuse, skipping blocked threads that moved in a contention storm, and the
 // budget of the virtual-thread walk.
-#include "collectors/locks/scan_planner.h"
+#include "collectors/lock_graph/scan_planner.h"
 
 #include <gtest/gtest.h>
 

@@ -25,7 +25,7 @@ TEST(PrometheusText, LabelValuesAreEscaped) {
 }
 
 // A raw newline in HELP would end the line and
-// make the rest a bogus sample (found by fuzz/prometheus_text_fuzz.cpp).
+// make the rest a bogus sample (fuzz/prometheus_text_fuzz.cpp tries).
 TEST(PrometheusText, HelpNewlinesAndBackslashesAreEscaped) {
   MetricFamilies f;
   add_sample(add_uncatalogued_family(f, "x", MetricType::gauge, "one\ntwo\\three"), 1);

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "collectors/locks/deadlock_reports.h"
+#include "collectors/lock_graph/deadlock_reports.h"
 
 namespace jvmsight {
 namespace {

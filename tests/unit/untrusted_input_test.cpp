@@ -8,10 +8,10 @@
 
 #include <fstream>
 
-#include "agent/options.h"
 #include "agent/portfile.h"
 #include "exporters/http/access.h"
 #include "exporters/http/http_server.h"
+#include "options/options.h"
 #include "tests/harness/http_client.h"
 #include "tests/harness/jvm_process.h"
 
@@ -52,8 +52,8 @@ TEST(UntrustedInput, RequestBytesAreNeverEchoedOrFormatted) {
   EXPECT_EQ(http_raw(server->port(), "GET /metrics HTTP/1.0\r\n\r\n").status, 200);
 }
 
-// civetweb (the server used before) answered a request it could not parse with the
-// request's version token in the status line; ours is fixed (http_server_fuzz).
+// A request the server cannot parse gets a status line of the server's own,
+// never one echoing the request's version token (http_server_fuzz too).
 TEST(UntrustedInput, UnparsableRequestsGetOurOwnStatusLine) {
   auto server = serve_metrics();
   for (const std::string request :

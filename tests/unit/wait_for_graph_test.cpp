@@ -1,4 +1,4 @@
-#include "collectors/locks/wait_for_graph.h"
+#include "collectors/lock_graph/wait_for_graph.h"
 
 #include <gtest/gtest.h>
 

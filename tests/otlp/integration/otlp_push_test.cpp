@@ -379,7 +379,7 @@ TEST_P(OtlpPush, SilentEndpointDoesNotDelayExit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, OtlpPush,
-                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
                                             ::testing::Values("grpc", "http/protobuf")),
                          [](const ::testing::TestParamInfo<Param>& i) {
                            return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
@@ -398,7 +398,7 @@ TEST_P(OtlpOff, NoEndpointLoadsNothing) {
   EXPECT_FALSE(PromScrape(http_get(jvm.port, "/metrics").body)
                    .value("jvmsight_otlp_exports_total", {{"signal", "metrics"}, {"result", "sent"}}));
 }
-INSTANTIATE_TEST_SUITE_P(Jdks, OtlpOff, ::testing::ValuesIn(jdks()),
+INSTANTIATE_TEST_SUITE_P(Jdks, OtlpOff, ::testing::ValuesIn(system_jdks().list()),
                          [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OtlpOff);
 

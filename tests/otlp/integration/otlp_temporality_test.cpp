@@ -75,7 +75,8 @@ TEST_P(OtlpTemporality, DeltaSummedOverTimeEqualsTheCumulativeCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, OtlpTemporality,
-                         ::testing::Combine(::testing::ValuesIn(jdks()), ::testing::Values("grpc", "http/protobuf")),
+                         ::testing::Combine(::testing::ValuesIn(system_jdks().list()),
+                                            ::testing::Values("grpc", "http/protobuf")),
                          [](const ::testing::TestParamInfo<Param>& i) {
                            return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
                          });

@@ -49,7 +49,7 @@ bool make_certificates(const TempDir& dir) {
 class OtlpTransport : public ::testing::TestWithParam<std::string> {
  protected:
   const std::string& protocol() const { return GetParam(); }
-  const Jdk& jdk() const { return jdks().front(); }
+  const Jdk& jdk() const { return system_jdks().list().front(); }
 };
 
 // https endpoint, the private CA in _CERTIFICATE, a client certificate the

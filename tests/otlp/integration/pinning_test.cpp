@@ -160,7 +160,7 @@ TEST_P(VirtualThreadPinning, AttachedLaterSaysWhyItIsAbsent) {
   EXPECT_EQ(PromScrape(http_get(*port, "/metrics").body).type_of(family), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Jdks, VirtualThreadPinning, ::testing::ValuesIn(core_jdks()),
+INSTANTIATE_TEST_SUITE_P(Jdks, VirtualThreadPinning, ::testing::ValuesIn(all_jdks().list()),
                          [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(VirtualThreadPinning);
 

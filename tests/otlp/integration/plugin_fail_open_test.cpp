@@ -25,7 +25,7 @@ std::unique_ptr<Process> start_with_agent_in(const TempDir& dir, int& port) {
                                 "=port=0,host=127.0.0.1,portfile=" + dir.path("port")};
   std::map<std::string, std::string> env{{"OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9"},
                                          {"OTEL_SDK_DISABLED", ""}};
-  auto p = std::make_unique<Process>(java_command(jdks().front(), args, "Idle"), env);
+  auto p = std::make_unique<Process>(java_command(system_jdks().list().front(), args, "Idle"), env);
   if (!p->wait_for_line("READY", 60s)) return p;
   port = read_portfile(dir.path("port"), 30s).value_or(0);
   return p;

@@ -5,9 +5,9 @@
 namespace jvmsight::test {
 
 const Jdk& jdk17() {
-  for (const Jdk& j : jdks())
+  for (const Jdk& j : system_jdks().list())
     if (j.name == "jdk17") return j;
-  return jdks().front();
+  return system_jdks().list().front();
 }
 
 std::unique_ptr<OtlpReceiver> start_receiver(const std::string& protocol, const TlsFiles* tls) {

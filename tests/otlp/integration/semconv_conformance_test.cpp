@@ -331,7 +331,7 @@ TEST_P(SemconvConformance, GcCauseOnRequest) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, SemconvConformance,
-                         ::testing::Combine(::testing::ValuesIn(core_jdks()),
+                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
                                             ::testing::Values("grpc", "http/protobuf")),
                          [](const ::testing::TestParamInfo<Param>& i) {
                            return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");

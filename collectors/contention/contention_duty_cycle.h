@@ -1,0 +1,57 @@
+#pragma once
+// Duty cycling of the monitor contention events, on the agent thread. Time
+// goes in slices; while the contended-entry rate stays under the
+// contention_sampling bound the events stay on and count every entry. Above
+// it, a cycle is 2^k slices: the events are on for the first and off for the
+// rest, so at the stress extreme they cost 1/2^k of HotSpot's event posting
+// (and the callbacks). Totals stay exact: each cycle's end flushes the
+// collector, which scales what the events saw to the JVM's own count
+// (MonitorContentionCollector::flush_scaled), and that count sets the next k.
+#include <chrono>
+#include <functional>
+
+#include "collectors/contention/contention_sampler.h"
+#include "collectors/contention/monitor_contention_collector.h"
+#include "collectors/contention/monitor_contention_recorder.h"
+
+namespace jvmsight {
+
+class ContentionDutyCycle {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // One on-phase: long enough to see waits of a good part of it whole (a
+  // wait split across phases is not timed), short enough that the events are
+  // off most of a second at the stress extreme.
+  static constexpr std::chrono::milliseconds slice{250};
+  // While always on, the rate is checked every this many slices (1 s).
+  static constexpr uint32_t rate_slices = 4;
+
+  // set_events: turns MonitorContendedEnter/Entered on or off; false if the
+  // JVM refused.
+  ContentionDutyCycle(MonitorContentionRecorder& recorder, MonitorContentionCollector& collector,
+                      ContentionSampler sampler, std::function<bool(bool on)> set_events)
+      : recorder_(recorder), collector_(collector), sampler_(sampler), set_events_(std::move(set_events)) {}
+
+  // Every slice (agent thread). now: for tests.
+  void tick(Clock::time_point now = Clock::now());
+  bool events_on() const { return on_; }
+  // Whether the events were off at any time since the last call: new
+  // blocking may then have gone unseen (the deadlock check's shortcut).
+  bool blind_since_last_asked();
+
+ private:
+  void switch_events(bool on);
+
+  MonitorContentionRecorder& recorder_;
+  MonitorContentionCollector& collector_;
+  ContentionSampler sampler_;
+  std::function<bool(bool)> set_events_;
+  uint32_t shift_ = 0;
+  uint32_t slice_ = 0;  // slices since the cycle (or, always on, the rate check) began
+  bool on_ = true;
+  bool blind_ = false;
+  bool refused_ = false;
+  Clock::time_point since_{};  // when the current cycle or rate check began
+};
+
+}  // namespace jvmsight

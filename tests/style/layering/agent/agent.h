@@ -1,0 +1,3 @@
+#pragma once
+#include "common/log.h"
+#include "model/planted.h"
