@@ -23,8 +23,9 @@
 # machine these move less than elapsed time).
 # wrk and Tomcat come from Debian (apt-get download, dpkg -x under
 # build/bench-debs: no service is installed or started).
-# Duration: about 20 s per server run, 5-15 s per skynet or park run; at 7
-# rounds, 7 configurations and two JDKs about 80 minutes for all four.
+# Duration: about 17 s per server run, 10-15 s per park or skynet run, so
+# about a minute per configuration, JDK and round: at 7 rounds, the 7
+# default configurations and two JDKs about 100 minutes (DECOMPOSE=1: 150).
 # Usage: bench/vt_overhead.sh [rounds=7] [workload...]   (default: all four)
 #   JDKS="25 21" restricts the JDKs (feature numbers); CONFIGS="none floor
 #   jvmsight,pinning=off" picks configurations (names as in all_configs, or
@@ -133,7 +134,8 @@ wait_for_200() {  # URL PID: true once URL answers 200 (Tomcat accepts before it
   return 1
 }
 
-# run WORKLOAD JAVA_HOME AGENT_ARG: prints "<value> [<server cpu share>]".
+# run WORKLOAD JAVA_HOME AGENT_ARG: prints "<value> <cpu>" (req/s and share
+# of the cores for the servers, ms and CPU ms for skynet and park) or NA.
 run() {
   local workload=$1 home=$2 agent=$3 pid port scraper value
   rm -f "$work/agent-port" "$work/out"
@@ -180,7 +182,7 @@ run() {
 }
 
 work=$(mktemp -d /tmp/vt_overhead.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 compile_bench
 build_floor_agent
 if [[ " ${workloads[*]} " == *" http "* || " ${workloads[*]} " == *" tomcat "* ]]; then
