@@ -204,7 +204,9 @@ size_t JvmtiLockGraphSource::juc_lock_of(const ScanPlan& p, size_t k, jthread t,
 
 void JvmtiLockGraphSource::add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
                                                std::chrono::steady_clock::time_point now) {
-  const uint64_t live = virtual_threads_ ? virtual_threads_->live(jni_).value_or(0) : 0;
+  // Uncounted (a JDK whose containers the census cannot read): walked
+  // anyway, spaced out like any walk.
+  const uint64_t live = virtual_threads_ ? virtual_threads_->live(jni_).value_or(ScanPlanner::max_virtual_walked) : 0;
   if (!planner_.virtual_walk_due(live, now)) return;
   auto walk_start = std::chrono::steady_clock::now();
   std::vector<jthread> parked = java_pass_->virtual_candidates(ScanPlanner::max_virtual_candidates);

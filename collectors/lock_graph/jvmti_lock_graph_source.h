@@ -34,8 +34,8 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
   // blocked_counts: the JVM's per-thread contended entries (null: every
   // blocked thread's edge is read at every fresh check).
-  // virtual_threads: while it counts live ones (JDK 21+), the background check
-  // also looks for virtual threads parked on owned j.u.c. locks.
+  // virtual_threads (JDK 21+; null before): while virtual threads are live,
+  // the background check also looks for those parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                        std::atomic<bool>* blocked_anew, BlockedCountReader* blocked_counts = nullptr,
                        const VirtualThreadCensus* virtual_threads = nullptr);
