@@ -8,7 +8,6 @@
 #include <exception>
 #include <string>
 
-#include "agent/http_front.h"
 #include "agent/jdk_tool.h"
 #include "agent/other_agents.h"
 #include "common/jvm_calls.h"
@@ -58,7 +57,7 @@ Agent::Agent(jvmtiEnv* jvmti, Options options)
       options_(std::move(options)),
       threads_(jvmti, options_),
       gc_(options_),
-      runtime_(options_),
+      runtime_(jvmti, options_),
       contention_(jvmti, options_, capabilities_, events_),
       deadlocks_(jvmti, options_, capabilities_),
       metrics_(options_, collectors_) {}
@@ -117,6 +116,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
 EventSinks Agent::event_sinks() {
   EventSinks sinks;
   sinks.threads = &threads_.roster();
+  if (options_.thread_pools > 0) sinks.ended_threads = &threads_.ended_threads();
   sinks.virtual_threads = &threads_.virtual_starts();
   sinks.gc_pauses = &gc_.pauses();
   sinks.contention = &contention_.recorder();
@@ -151,7 +151,7 @@ void Agent::start_live(JNIEnv* jni) {
     log::error("cannot start the agent thread; the JVM continues without jvmsight");
     return;
   }
-  server_ = serve_http(options_, agent_routes(options_, {agent_thread_, metrics_, threads_, gc_, deadlocks_}));
+  server_ = serve_http(options_, agent_routes(options_, answers_));
 }
 
 // The agent thread's background work. Each task checks that what it drives
@@ -162,6 +162,7 @@ void Agent::schedule_periodic_work() {
   if (otlp_ && otlp_->spans_interval().count() > 0)
     agent_thread_.every(otlp_->spans_interval(), [this] { push_spans(); });
   gc_.schedule(agent_thread_);
+  threads_.schedule(agent_thread_);
   runtime_.schedule(agent_thread_);
   agent_thread_.every(
       trim_interval, [] { malloc_trim(0); }, trim_first);
@@ -202,7 +203,7 @@ void Agent::stop() {
   const auto exit_started = std::chrono::steady_clock::now();
   // OTLP: one last collection and a flush, within otlp_exit_budget in all.
   if (otlp_)
-    agent_thread_.call<bool>(
+    agent_thread_.call(
         [this] {
           if (otlp_->metrics_interval().count() > 0) otlp_->push(metrics_.collect());
           if (otlp_->spans_interval().count() > 0) push_spans();

@@ -17,6 +17,7 @@
 #include "agent/deadlock_signal.h"
 #include "agent/event_callbacks.h"
 #include "agent/gc_signal.h"
+#include "agent/http_front.h"
 #include "agent/metrics_snapshot.h"
 #include "agent/otlp_plugin_loader.h"
 #include "agent/runtime_signal.h"
@@ -60,6 +61,7 @@ class Agent {
   DeadlockSignal deadlocks_;
   CollectorSet collectors_;  // what a scrape runs, in order (built on the agent thread)
   MetricsSnapshot metrics_;
+  AgentAnswers answers_{agent_thread_, metrics_, threads_, gc_, deadlocks_};  // what the HTTP endpoints ask
 
   StderrDeadlockReporter stderr_deadlocks_;
   std::unique_ptr<HttpServer> server_;

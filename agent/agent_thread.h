@@ -32,11 +32,11 @@ class AgentThread {
   bool start(jvmtiEnv* jvmti, JNIEnv* jni, Setup setup);
 
   // Runs fn on the agent thread, inside a local frame, and waits up to
-  // timeout. nullopt when full, timed out, or stopped.
-  template <class R>
-  std::optional<R> call(std::function<R()> fn, std::chrono::milliseconds timeout) {
-    return queue_.call<R>(
-        [this, fn = std::move(fn)] {
+  // timeout for what it returns. nullopt when full, timed out, or stopped.
+  template <class Fn>
+  auto call(Fn fn, std::chrono::milliseconds timeout) {
+    return queue_.call(
+        [this, fn = std::move(fn)]() mutable {
           LocalFrame frame(jni_, local_refs_per_job);
           return fn();
         },

@@ -1,14 +1,10 @@
 #include "agent/contention_signal.h"
 
-#include <vector>
-
-#include "collectors/contention/tagged_lock_classes.h"
-
 namespace jvmsight {
 
 ContentionSignal::ContentionSignal(jvmtiEnv* jvmti, const Options& options, const Capabilities& capabilities,
                                    const EnabledEvents& events)
-    : jvmti_(jvmti), options_(options), capabilities_(capabilities), events_(events) {
+    : jvmti_(jvmti), options_(options), capabilities_(capabilities), events_(events), event_switch_(jvmti) {
   recorder_.set_long_wait_ns(static_cast<uint64_t>(options_.contended_span_min_ns));
 }
 
@@ -22,17 +18,14 @@ void ContentionSignal::schedule(AgentThread& thread) {
 
 void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& spans, CollectorSet& collectors) {
   blocked_counts_ = std::make_unique<JvmBlockedCounts>(jni, threads.mx_bean());
-  MonitorContentionCollector::TagResolver resolver;
-  if (capabilities_.tag_objects)
-    resolver = [this, jni](const std::vector<int32_t>& hashes) { return tagged_lock_classes(jvmti_, jni, hashes); };
-  collector_ = std::make_unique<MonitorContentionCollector>(recorder_, static_cast<size_t>(options_.lock_classes),
-                                                            events_.monitor, std::move(resolver),
-                                                            [this] { return blocked_counts_->since_last(); });
+  if (capabilities_.tag_objects) tagged_classes_ = std::make_unique<TaggedLockClasses>(jvmti_, jni);
+  collector_ =
+      std::make_unique<MonitorContentionCollector>(recorder_, static_cast<size_t>(options_.lock_classes),
+                                                   events_.monitor, tagged_classes_.get(), blocked_counts_.get());
   collectors.add("contention", *collector_);
   if (events_.monitor && options_.contention_sampling > 0) {
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
-        recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)),
-        [this](bool on) { return set_contended_events(jvmti_, on); });
+        recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_);
   }
   if (events_.monitor && options_.contended_span_min_ns > 0) {
     wait_spans_ =

@@ -21,6 +21,7 @@
 #include "collectors/contention/jvm_blocked_counts.h"
 #include "collectors/contention/monitor_contention_collector.h"
 #include "collectors/contention/monitor_contention_recorder.h"
+#include "collectors/contention/tagged_lock_classes.h"
 #include "model/span.h"
 #include "options/options.h"
 
@@ -56,7 +57,9 @@ class ContentionSignal {
   const Capabilities& capabilities_;
   const EnabledEvents& events_;
   MonitorContentionRecorder recorder_;
+  JvmtiContendedEvents event_switch_;  // what the duty cycle turns on and off
   std::unique_ptr<JvmBlockedCounts> blocked_counts_;
+  std::unique_ptr<TaggedLockClasses> tagged_classes_;  // only when objects can be tagged
   std::unique_ptr<MonitorContentionCollector> collector_;
   std::unique_ptr<ContentionDutyCycle> duty_cycle_;  // only when contention_sampling is on
   std::unique_ptr<ContendedWaitSpans> wait_spans_;   // only when contended_span_min_ms is on

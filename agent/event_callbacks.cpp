@@ -126,7 +126,16 @@ void JNICALL on_breakpoint(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, 
 }
 
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
-void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
+// On the ending thread: its own CPU clock (a system call) and its identity
+// hash, into a fixed ring; the thread pools keep what it used.
+void JNICALL on_thread_end(jvmtiEnv* jvmti, JNIEnv*, jthread thread) {
+  if (EndedThreadRing* ended = sinks.ended_threads) {
+    jint hash = 0;
+    jvmti->GetObjectHashCode(thread, &hash);
+    ended->push({hash, clock_ns(CLOCK_THREAD_CPUTIME_ID)});
+  }
+  sinks.threads->on_thread_start_or_end();
+}
 
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
   return jvmti_ok(jvmti, jvmti->SetEventNotificationMode(JVMTI_ENABLE, event, nullptr), what);
@@ -134,14 +143,14 @@ bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
 
 }  // namespace
 
-bool set_contended_events(jvmtiEnv* jvmti, bool on) {
+bool JvmtiContendedEvents::set_contended_events(bool on) {
   jvmtiEventMode mode = on ? JVMTI_ENABLE : JVMTI_DISABLE;
   // Entered first when enabling, last when disabling: an Enter is never
   // seen without its Entered being on.
   jvmtiEvent first = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTERED : JVMTI_EVENT_MONITOR_CONTENDED_ENTER;
   jvmtiEvent second = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTER : JVMTI_EVENT_MONITOR_CONTENDED_ENTERED;
-  return jvmti->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
-         jvmti->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE;
+  return jvmti_->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
+         jvmti_->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE;
 }
 
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabilities& caps, bool live,

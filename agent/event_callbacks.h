@@ -8,8 +8,10 @@
 #include <jvmti.h>
 
 #include "agent/capabilities.h"
+#include "collectors/contention/contention_duty_cycle.h"
 #include "collectors/contention/monitor_contention_recorder.h"
 #include "collectors/gc/gc_pause_recorder.h"
+#include "collectors/threads/ended_threads.h"
 #include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/virtual_thread_counter.h"
@@ -18,7 +20,8 @@ namespace jvmsight {
 
 // What the callbacks may touch, and nothing else. Lives as long as the JVM.
 struct EventSinks {
-  ThreadRoster* threads = nullptr;  // ThreadStart/End: its change counter
+  ThreadRoster* threads = nullptr;           // ThreadStart/End: its change counter
+  EndedThreadRing* ended_threads = nullptr;  // ThreadEnd: the ending thread's own CPU time; null: not asked
   VirtualThreadCounter* virtual_threads = nullptr;
   GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;
@@ -41,8 +44,15 @@ struct EnabledEvents {
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& sinks, const Capabilities& caps, bool live,
                              bool want_contention, EnabledEvents& enabled);
 
-// Agent thread: MonitorContendedEnter/Entered on or off (duty cycling).
-// False if the JVM refused.
-bool set_contended_events(jvmtiEnv* jvmti, bool on);
+// Agent thread: MonitorContendedEnter/Entered on or off, for the
+// contention duty cycle.
+class JvmtiContendedEvents : public ContendedEventSwitch {
+ public:
+  explicit JvmtiContendedEvents(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
+  bool set_contended_events(bool on) override;
+
+ private:
+  jvmtiEnv* jvmti_;
+};
 
 }  // namespace jvmsight

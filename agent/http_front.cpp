@@ -6,8 +6,6 @@
 #include "agent/portfile.h"
 #include "common/log.h"
 #include "exporters/http/landing_page.h"
-#include "exporters/prometheus/metrics_endpoint.h"
-#include "exporters/reports/report_endpoints.h"
 
 namespace jvmsight {
 namespace {
@@ -21,31 +19,34 @@ HttpRoute detail_route(HttpRoute route, const Options& options, const std::share
   return route;
 }
 
-void add_detail_routes(const Options& options, HttpSources s, std::vector<HttpRoute>& routes) {
-  ThreadsSource dumps = [s] {
-    return s.agent_thread
-        .call<std::optional<std::vector<ThreadRecord>>>([s] { return s.threads.dump_all(); }, snapshot_timeout)
-        .value_or(std::nullopt);
-  };
-  DeadlocksSource deadlocks = [s] {
-    return s.agent_thread.call<std::vector<DeadlockReport>>([s] { return s.deadlocks.current_reports(); },
-                                                            snapshot_timeout);
-  };
-  auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
-  routes.push_back(detail_route(threads_endpoint(std::move(dumps)), options, remote_dumps));
-  routes.push_back(detail_route(deadlocks_endpoint(std::move(deadlocks)), options, remote_dumps));
-}
-
 }  // namespace
 
-std::vector<HttpRoute> agent_routes(const Options& options, HttpSources s) {
+std::optional<MetricFamilies> AgentAnswers::metrics() {
+  return agent_thread_.call([this] { return metrics_.collect(); }, snapshot_timeout);
+}
+
+std::optional<std::vector<ThreadRecord>> AgentAnswers::thread_dump() {
+  // nullopt from the dump itself (refused by the JVM) or from the wait.
+  return agent_thread_.call([this] { return threads_.dump_all(); }, snapshot_timeout).value_or(std::nullopt);
+}
+
+std::optional<std::vector<DeadlockReport>> AgentAnswers::deadlocks() {
+  return agent_thread_.call([this] { return deadlocks_.current_reports(); }, snapshot_timeout);
+}
+
+std::optional<GcReport> AgentAnswers::gc_report() {
+  return agent_thread_.call([this] { return gc_.report(); }, snapshot_timeout);
+}
+
+std::vector<HttpRoute> agent_routes(const Options& options, AgentAnswers& answers) {
   std::vector<HttpRoute> routes;
-  routes.push_back(metrics_endpoint(
-      [s] { return s.agent_thread.call<MetricFamilies>([s] { return s.metrics.collect(); }, snapshot_timeout); },
-      options.labels));
-  routes.push_back(
-      gc_endpoint([s] { return s.agent_thread.call<GcReport>([s] { return s.gc.report(); }, snapshot_timeout); }));
-  if (options.details != Details::off) add_detail_routes(options, s, routes);
+  routes.push_back(metrics_endpoint(answers, options.labels));
+  routes.push_back(gc_endpoint(answers));
+  if (options.details != Details::off) {
+    auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
+    routes.push_back(detail_route(threads_endpoint(answers), options, remote_dumps));
+    routes.push_back(detail_route(deadlocks_endpoint(answers), options, remote_dumps));
+  }
   routes.push_back(landing_page(routes));
   return routes;
 }

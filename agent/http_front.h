@@ -1,10 +1,11 @@
 #pragma once
 // The agent's HTTP side: /metrics, /gc and, unless the details option is
-// off, /threads and /deadlocks (each answered on the agent thread, waited
-// for at most snapshot_timeout), and the server started on the host, port,
-// TLS and credentials the options name, with its portfile.
+// off, /threads and /deadlocks, answered by AgentAnswers on the agent
+// thread; and the server started on the host, port, TLS and credentials the
+// options name, with its portfile.
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "agent/agent_thread.h"
@@ -13,6 +14,8 @@
 #include "agent/metrics_snapshot.h"
 #include "agent/thread_signal.h"
 #include "exporters/http/http_server.h"
+#include "exporters/prometheus/metrics_endpoint.h"
+#include "exporters/reports/report_endpoints.h"
 #include "options/options.h"
 
 namespace jvmsight {
@@ -21,16 +24,31 @@ namespace jvmsight {
 // default 10 s scrape timeout.
 constexpr std::chrono::milliseconds snapshot_timeout{5000};
 
-// What the routes read; each lives as long as the agent.
-struct HttpSources {
-  AgentThread& agent_thread;
-  MetricsSnapshot& metrics;
-  ThreadSignal& threads;
-  GcSignal& gc;
-  DeadlockSignal& deadlocks;
+// What the endpoints ask for, taken on the agent thread (AgentThread::call)
+// while the HTTP thread waits at most snapshot_timeout: nullopt when the
+// queue was full, the wait timed out or the JVM is exiting. Lives as long as
+// the agent.
+class AgentAnswers : public MetricsSource, public ReportSource {
+ public:
+  AgentAnswers(AgentThread& agent_thread, MetricsSnapshot& metrics, ThreadSignal& threads, GcSignal& gc,
+               DeadlockSignal& deadlocks)
+      : agent_thread_(agent_thread), metrics_(metrics), threads_(threads), gc_(gc), deadlocks_(deadlocks) {}
+
+  std::optional<MetricFamilies> metrics() override;
+  std::optional<std::vector<ThreadRecord>> thread_dump() override;
+  std::optional<std::vector<DeadlockReport>> deadlocks() override;
+  std::optional<GcReport> gc_report() override;
+
+ private:
+  AgentThread& agent_thread_;
+  MetricsSnapshot& metrics_;
+  ThreadSignal& threads_;
+  GcSignal& gc_;
+  DeadlockSignal& deadlocks_;
 };
 
-std::vector<HttpRoute> agent_routes(const Options& options, HttpSources sources);
+// The routes the options ask for, answered by `answers` (which must outlive them).
+std::vector<HttpRoute> agent_routes(const Options& options, AgentAnswers& answers);
 // Null if the server did not start (logged; the JVM runs on without it).
 std::unique_ptr<HttpServer> serve_http(const Options& options, std::vector<HttpRoute> routes);
 

@@ -52,7 +52,7 @@ bool Wakeup::wait_until(Clock::time_point deadline) {
   }
 }
 
-bool JobQueue::post(Job job) {
+bool JobQueue::post(std::unique_ptr<Job> job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_ || jobs_.size() >= capacity_) return false;
@@ -64,7 +64,7 @@ bool JobQueue::post(Job job) {
 
 bool JobQueue::run_until(Clock::time_point until) {
   for (;;) {
-    Job job;
+    std::unique_ptr<Job> job;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (closed_) return false;
@@ -78,7 +78,7 @@ bool JobQueue::run_until(Clock::time_point until) {
       continue;
     }
     try {
-      job();
+      job->run();
     } catch (const std::exception& e) {
       log::warn("agent job failed: ", e.what());
     } catch (...) {
@@ -88,7 +88,7 @@ bool JobQueue::run_until(Clock::time_point until) {
 }
 
 void JobQueue::close() {
-  std::deque<Job> dropped;
+  std::deque<std::unique_ptr<Job>> dropped;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;

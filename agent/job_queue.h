@@ -6,10 +6,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace jvmsight {
@@ -40,13 +40,20 @@ class Wakeup {
 
 class JobQueue {
  public:
-  using Job = std::function<void()>;
   using Clock = std::chrono::steady_clock;
+
+  // One unit of the agent thread's work. call() wraps a function in one
+  // (JobQueue::Call); tests post their own.
+  class Job {
+   public:
+    virtual ~Job() = default;
+    virtual void run() = 0;
+  };
 
   explicit JobQueue(size_t capacity) : capacity_(capacity) {}
 
   // False when full or closed.
-  bool post(Job job);
+  bool post(std::unique_ptr<Job> job);
 
   // Agent thread: runs queued jobs until `until`, waiting for new ones in
   // between. Returns false once the queue is closed.
@@ -56,42 +63,59 @@ class JobQueue {
   void close();
   bool closed() const;
 
-  // Runs fn on the agent thread and waits up to timeout for its result.
-  // fn must not refer to the caller's stack: after a timeout it may still run.
-  template <class R>
-  std::optional<R> call(std::function<R()> fn, std::chrono::milliseconds timeout) {
-    struct Call {
-      Wakeup done;
-      std::optional<R> result;
-    };
-    auto state = std::make_shared<Call>();
-    bool posted = post([this, state, fn = std::move(fn)] {
-      R value = fn();
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        state->result = std::move(value);
-      }
-      state->done.signal();
-    });
-    if (!posted) return std::nullopt;
+  // Runs fn on the agent thread and waits up to timeout for what it
+  // returns; nullopt when full, timed out or closed. fn must not refer to
+  // the caller's stack: after a timeout it may still run.
+  template <class Fn>
+  auto call(Fn fn, std::chrono::milliseconds timeout) -> std::optional<std::invoke_result_t<Fn&>> {
+    using R = std::invoke_result_t<Fn&>;
+    auto reply = std::make_shared<Reply<R>>();
+    if (!post(std::make_unique<Call<Fn, R>>(*this, std::move(fn), reply))) return std::nullopt;
     const auto deadline = Clock::now() + timeout;
     std::unique_lock<std::mutex> lock(mutex_);
-    waiting_.push_back(&state->done);  // close() signals it
-    while (!state->result && !closed_) {
+    waiting_.push_back(&reply->done);  // close() signals it
+    while (!reply->result && !closed_) {
       lock.unlock();
-      bool woken = state->done.wait_until(deadline);
+      bool woken = reply->done.wait_until(deadline);
       lock.lock();
       if (!woken) break;
     }
-    waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &state->done));
-    return std::move(state->result);
+    waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &reply->done));
+    return std::move(reply->result);
   }
 
  private:
+  // Shared by the caller and its job: the caller may have given up waiting.
+  template <class R>
+  struct Reply {
+    Wakeup done;
+    std::optional<R> result;
+  };
+  // The job call() posts: runs fn, hands its result to the waiting caller.
+  template <class Fn, class R>
+  class Call : public Job {
+   public:
+    Call(JobQueue& queue, Fn fn, std::shared_ptr<Reply<R>> reply)
+        : queue_(queue), fn_(std::move(fn)), reply_(std::move(reply)) {}
+    void run() override {
+      R value = fn_();
+      {
+        std::lock_guard<std::mutex> lock(queue_.mutex_);
+        reply_->result = std::move(value);
+      }
+      reply_->done.signal();
+    }
+
+   private:
+    JobQueue& queue_;
+    Fn fn_;
+    std::shared_ptr<Reply<R>> reply_;
+  };
+
   const size_t capacity_;
   mutable std::mutex mutex_;
   Wakeup ready_;  // a job was posted, or closed
-  std::deque<Job> jobs_;
+  std::deque<std::unique_ptr<Job>> jobs_;
   std::vector<Wakeup*> waiting_;  // callers waiting for their result
   bool closed_ = false;
 };

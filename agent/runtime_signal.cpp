@@ -11,6 +11,10 @@ void RuntimeSignal::schedule(AgentThread& thread) {
 }
 
 void RuntimeSignal::build(JNIEnv* jni, CollectorSet& collectors) {
+  jint version = 0;
+  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) version = 0;
+  safepoints_ = SafepointCollector::create(jni, (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR);
+  if (safepoints_) collectors.add("safepoints", *safepoints_);
   if (options_.client_java_names == ClientJavaNames::off) return;
   NameGenerations names{options_.client_java_names != ClientJavaNames::v1,
                         options_.client_java_names != ClientJavaNames::v0};

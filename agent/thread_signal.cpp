@@ -1,17 +1,32 @@
 #include "agent/thread_signal.h"
 
 #include "agent/pinning_probes.h"
+#include "collectors/background_refresh.h"
 #include "collectors/threads/jvmti_thread_source.h"
 #include "common/log.h"
 
 namespace jvmsight {
 
+void ThreadSignal::schedule(AgentThread& thread) {
+  thread.every(BackgroundRefresh::tick, [this] {
+    if (pools_) pools_->refresh();
+  });
+}
+
 void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors) {
   roster_.set_change_events(change_events);
   if (caps.virtual_threads) census_.resolve(jni);
-  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_, native_states());
+  if (options_.thread_pools > 0) {
+    // JDK 8 (to 10) looks thread ids up in a list: ThreadCpuReader.
+    pools_ = std::make_unique<ThreadPoolCollector>(jvmti_, jni, roster_, mx_bean_, ended_threads_,
+                                                   static_cast<size_t>(options_.thread_pools), jvmti_major() < 11);
+    roster_.set_watcher(pools_.get());
+  }
+  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_, native_states(),
+                                                pools_ ? &pools_->tally() : nullptr);
   states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_starts_);
   collectors.add("threads", *states_);
+  if (pools_) collectors.add("thread_pools", *pools_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
   if (caps.virtual_threads) build_pinning(jni, caps, collectors);
 }
@@ -24,10 +39,15 @@ void ThreadSignal::build_pinning(JNIEnv* jni, const Capabilities& caps, Collecto
   if (caps.breakpoints && set_pinning_probes(jvmti_, jni, pinning_)) collectors.add("pinning", pinning_collector_);
 }
 
-bool ThreadSignal::native_states() const {
+int ThreadSignal::jvmti_major() const {
   jint version = 0;
-  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return false;
-  const jint major = (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return 0;
+  return (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+}
+
+bool ThreadSignal::native_states() const {
+  const int major = jvmti_major();
+  if (major == 0) return false;
   // Before thread-SMR (JDK 10; JDK 8 says JVM TI 1.2) GetThreadState reads the
   // thread's native JavaThread unguarded: one that just ended is freed memory
   // (a SIGSEGV or a hang in libjvm under thread churn). Never on those JVMs.

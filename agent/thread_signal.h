@@ -2,8 +2,9 @@
 // Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), live
 // virtual threads (VirtualThreadCensus; their starts only with
 // virtual_thread_starts=on) and pinnings, thread states and counts for a
-// scrape, and thread dumps (ThreadMXBean) for /threads and the deadlock
-// reports.
+// scrape, thread pools (their states from the same walk, their CPU from the
+// background and ThreadEnd), and thread dumps (ThreadMXBean) for /threads
+// and the deadlock reports.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -11,12 +12,15 @@
 #include <optional>
 #include <vector>
 
+#include "agent/agent_thread.h"
 #include "agent/capabilities.h"
 #include "collectors/collector_set.h"
+#include "collectors/threads/ended_threads.h"
 #include "collectors/threads/pinning_collector.h"
 #include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_info_reader.h"
 #include "collectors/threads/thread_mx_bean.h"
+#include "collectors/threads/thread_pool_collector.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/thread_state_collector.h"
@@ -34,6 +38,11 @@ class ThreadSignal {
   ThreadRoster& roster() { return roster_; }
   VirtualThreadCounter& virtual_starts() { return virtual_starts_; }
   PinningRecorder& pinning() { return pinning_; }
+  EndedThreadRing& ended_threads() { return ended_threads_; }
+
+  // Before the agent thread starts: the thread pools' names and CPU, read
+  // in the background.
+  void schedule(AgentThread& thread);
 
   // Agent thread, once. change_events: ThreadStart/End are enabled (else
   // the roster takes the thread list at every scrape). caps: whether the JVM
@@ -49,6 +58,7 @@ class ThreadSignal {
 
  private:
   bool native_states() const;
+  int jvmti_major() const;
   void build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors);
 
   jvmtiEnv* jvmti_;
@@ -59,6 +69,8 @@ class ThreadSignal {
   PinningRecorder pinning_;
   PinningCollector pinning_collector_{pinning_};
   ThreadMxBean mx_bean_;
+  EndedThreadRing ended_threads_;
+  std::unique_ptr<ThreadPoolCollector> pools_;
   std::unique_ptr<ThreadSource> source_;
   std::unique_ptr<ThreadStateCollector> states_;
   std::unique_ptr<ThreadInfoReader> dumps_;

@@ -27,18 +27,20 @@
 #   gc          the GC pause histogram against the MXBean totals, G1, every
 #               JDK (0.5 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)
+#   pools       the thread pool families' CPU at 10,000 threads, on and
+#               off, and their background readings (bench/thread_pools.sh; ~14 min)
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
 #   http        the HTTP server under floods: scrape latency and the server
 #               thread's CPU (bench/http_flood.sh; ~5 min)
 #   vthreads    virtual-thread workloads (HTTP server, Skynet, hand-offs,
 #               Tomcat) against the do-nothing agent, JDK 21 and 25, 7 rounds
 #               (bench/vt_overhead.sh; ~100 min)
-# All parts: about 160 minutes (not timed end to end yet). CONTENTION="stress:10
+# All parts: about 115 minutes (not timed end to end yet). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
-all_parts=(contention overhead toggle attribution deadlock memory gc scrape pileup threads exit http vthreads)
+all_parts=(contention overhead toggle attribution deadlock memory gc scrape pileup threads pools exit http vthreads)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -151,6 +153,7 @@ part_deadlock() { "$ROOT/bench/deadlock_check_bench.sh" 10000 5 "idle pileup"; }
 part_scrape() { "$ROOT/bench/whole_scrape.sh"; }
 part_pileup() { "$ROOT/bench/pileup.sh"; }
 part_threads() { "$ROOT/bench/thread_states.sh"; }
+part_pools() { "$ROOT/bench/thread_pools.sh"; }
 part_exit() { "$ROOT/bench/exit_time.sh"; }
 part_http() { "$ROOT/bench/http_flood.sh"; }
 part_vthreads() { "$ROOT/bench/vt_overhead.sh" 7; }

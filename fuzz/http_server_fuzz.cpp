@@ -26,6 +26,7 @@
 #include "exporters/http/landing_page.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 #include "exporters/reports/report_endpoints.h"
+#include "tests/harness/endpoints.h"
 
 namespace {
 
@@ -42,28 +43,37 @@ ThreadRecord odd_thread() {
   return t;
 }
 
-std::vector<HttpRoute> agent_routes() {
-  std::vector<HttpRoute> routes;
-  routes.push_back(metrics_endpoint(
-      [] {
-        MetricFamilies out;
-        add_sample(add_uncatalogued_family(out, "jvmsight_threads", MetricType::gauge, "threads\nby state"), 3,
-                   {{"state", "a\"b"}});
-        return std::optional<MetricFamilies>(std::move(out));
-      },
-      {{"pod", "p\\1"}}));
-  routes.push_back(gc_endpoint([] { return std::optional<GcReport>(GcReport{}); }));
-  routes.push_back(threads_endpoint([] { return std::optional<std::vector<ThreadRecord>>({odd_thread()}); }));
-  routes.push_back(deadlocks_endpoint([] {
+MetricFamilies odd_families() {
+  MetricFamilies out;
+  add_sample(add_uncatalogued_family(out, "jvmsight_threads", MetricType::gauge, "threads\nby state"), 3,
+             {{"state", "a\"b"}});
+  return out;
+}
+
+// What the routes serve; they live as long as the server (static).
+test::FixedReports& odd_reports() {
+  static test::FixedReports reports = [] {
+    test::FixedReports r;
+    r.threads = std::vector<ThreadRecord>{odd_thread()};
     DeadlockReport d;
     d.threads.push_back(odd_thread());
-    return std::optional<std::vector<DeadlockReport>>({d});
-  }));
+    r.cycles = std::vector<DeadlockReport>{d};
+    return r;
+  }();
+  return reports;
+}
+
+std::vector<HttpRoute> agent_routes() {
+  static test::MetricsFrom metrics([] { return std::optional<MetricFamilies>(odd_families()); });
+  std::vector<HttpRoute> routes;
+  routes.push_back(metrics_endpoint(metrics, {{"pod", "p\\1"}}));
+  routes.push_back(gc_endpoint(odd_reports()));
   // As the agent wires details=local with the shared remote limit.
   auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
-  for (size_t i = routes.size() - 2; i < routes.size(); ++i) {
-    routes[i].local_only = true;
-    routes[i].remote_rate_limit = remote_dumps;
+  for (HttpRoute detail : {threads_endpoint(odd_reports()), deadlocks_endpoint(odd_reports())}) {
+    detail.local_only = true;
+    detail.remote_rate_limit = remote_dumps;
+    routes.push_back(std::move(detail));
   }
   routes.push_back(landing_page(routes));
   return routes;

@@ -48,10 +48,26 @@ void append(json& ops, const json& list, const std::string& path, json value) {
     ops.push_back(op(path, json::array({std::move(value)})));
 }
 
+// The image's copy step, named here rather than left to the image's default
+// command: an image without it (older, or a node's stale copy of the tag)
+// then fails with a line saying so, instead of copying a bundle the
+// JAVA_TOOL_OPTIONS below may not find (docs/KUBERNETES.md). The chart's and
+// the kustomize component's init containers run the same command.
+json copy_command() {
+  return json::array({"/bin/busybox", "sh", "-c",
+                      "[ -f /bin/jvmsight-copy ] && exec /bin/busybox sh /bin/jvmsight-copy; echo 'jvmsight: the init "
+                      "container image is not a jvmsight-agent image of this release (no /bin/jvmsight-copy): use the "
+                      "agent image of the injector or chart that added it, and re-pull it where a node has an older "
+                      "copy of the tag' >&2; exit 1"});
+}
+
 json init_container(const InjectorConfig& c) {
   return {{"name", agent_volume},
           {"image", c.image},
           {"imagePullPolicy", c.image_pull_policy},
+          {"command", copy_command()},
+          // Its last line (why a copy failed) becomes the termination message.
+          {"terminationMessagePolicy", "FallbackToLogsOnError"},
           {"volumeMounts", json::array({{{"name", agent_volume}, {"mountPath", "/jvmsight"}}})},
           {"resources",
            {{"requests", {{"cpu", c.init_cpu_request}, {"memory", c.init_memory_request}}},
@@ -71,6 +87,18 @@ const json* env_entry(const json& env, const char* name) {
   for (const json& e : env)
     if (text_at(e, "name") == name) return &e;
   return nullptr;
+}
+
+// Mounting the agent volume where the container mounts another would make
+// the API server reject the pod (mount paths are unique in a container).
+bool mount_path_taken(const json& container, const std::string& path) {
+  for (const json& m :
+       member(container, "volumeMounts").is_array() ? member(container, "volumeMounts") : json::array()) {
+    std::string taken = text_at(m, "mountPath");
+    while (taken.size() > 1 && taken.back() == '/') taken.pop_back();
+    if (taken == path) return true;
+  }
+  return false;
 }
 
 // The container's env with the agent: downward-API variables first (so the
@@ -184,6 +212,12 @@ PodPatch build_pod_patch(const json& pod, const InjectionPlan& plan, const Injec
     std::string options = plan.agent_options;
     if (injected > 0 && port != 0)
       merge_agent_options(plan.agent_options, "port=" + std::to_string(port), options, port);
+    if (mount_path_taken(container, config.mount_path)) {
+      out.warnings.push_back("jvmsight: container '" + text_at(container, "name").substr(0, 63) +
+                             "' not injected: it mounts a volume at " + config.mount_path +
+                             " already; set the injector's --mount-path elsewhere");
+      continue;
+    }
     const std::string attrs = config.resource_attributes ? resource_attributes(pod, text_at(container, "name")) : "";
     json env = injected_env(container, kubelet_literal(loader + options), attrs, out.warnings);
     if (env.is_null()) continue;

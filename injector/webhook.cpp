@@ -67,24 +67,53 @@ HttpResponse mutate(const HttpRequest& request, bool namespace_opted_in, const I
   return {200, json_content_type, admission_response(review.uid, decision)};
 }
 
+namespace {
+
+class MutateEndpoint : public HttpEndpoint {
+ public:
+  MutateEndpoint(bool namespace_opted_in, const InjectorConfig& config, InjectorMetrics& metrics)
+      : namespace_opted_in_(namespace_opted_in), config_(config), metrics_(metrics) {}
+  HttpResponse answer(const HttpRequest& request) override {
+    return mutate(request, namespace_opted_in_, config_, metrics_);
+  }
+
+ private:
+  const bool namespace_opted_in_;
+  const InjectorConfig& config_;
+  InjectorMetrics& metrics_;
+};
+
+// /healthz and /readyz: answering at all is the news.
+class AliveEndpoint : public HttpEndpoint {
+ public:
+  HttpResponse answer(const HttpRequest&) override { return plain_response(200, "ok\n"); }
+};
+
+class InjectorMetricsEndpoint : public HttpEndpoint {
+ public:
+  explicit InjectorMetricsEndpoint(InjectorMetrics& metrics) : metrics_(metrics) {}
+  HttpResponse answer(const HttpRequest&) override {
+    return {200, prometheus_content_type, metrics_.prometheus_text()};
+  }
+
+ private:
+  InjectorMetrics& metrics_;
+};
+
+}  // namespace
+
 std::vector<HttpRoute> injector_routes(const InjectorConfig& config, InjectorMetrics& metrics) {
-  auto ok = [](const HttpRequest&) { return plain_response(200, "ok\n"); };
   std::vector<HttpRoute> routes;
   for (bool namespace_opted_in : {false, true}) {
     routes.push_back({namespace_opted_in ? "/mutate/namespace" : "/mutate",
-                      [&config, &metrics, namespace_opted_in](const HttpRequest& r) {
-                        return mutate(r, namespace_opted_in, config, metrics);
-                      },
+                      std::make_shared<MutateEndpoint>(namespace_opted_in, config, metrics),
                       "AdmissionReview v1 (POST)"});
     routes.back().post = true;
   }
-  routes.push_back({"/healthz", ok, "liveness"});
-  routes.push_back({"/readyz", ok, "readiness"});
-  routes.push_back({"/metrics",
-                    [&metrics](const HttpRequest&) {
-                      return HttpResponse{200, prometheus_content_type, metrics.prometheus_text()};
-                    },
-                    "the injector's own metrics"});
+  auto alive = std::make_shared<AliveEndpoint>();
+  routes.push_back({"/healthz", alive, "liveness"});
+  routes.push_back({"/readyz", alive, "readiness"});
+  routes.push_back({"/metrics", std::make_shared<InjectorMetricsEndpoint>(metrics), "the injector's own metrics"});
   return routes;
 }
 

@@ -18,11 +18,13 @@ struct Section {
 };
 constexpr Section sections[] = {
     {"threads", "Threads"},
+    {"thread_pools", "Thread pools"},
     {"pinning", "Virtual-thread pinning"},
     {"deadlocks", "Deadlocks"},
     {"contention", "Monitor contention and Object.wait"},
     {"lock_queue", "Lock holders and j.u.c. locks"},
     {"gc", "GC"},
+    {"safepoints", "Safepoints"},
     {"runtime", "JVM runtime and process"},
     {"agent", "The agent itself"},
     {"otlp", "The OTLP exporter (only with OTLP on)"},
@@ -101,6 +103,16 @@ std::string render_metric_tables() {
       if (row.collector == section.collector) out += row_line(row);
   }
   return out + "\n" + end_marker + "\n";
+}
+
+std::string unsectioned_rows() {
+  std::string out;
+  for (const auto& row : metric_catalogue()) {
+    bool listed = false;
+    for (const auto& section : sections) listed = listed || row.collector == section.collector;
+    if (!listed) out += row.name + " (collector " + row.collector + ")\n";
+  }
+  return out;
 }
 
 std::string with_metric_tables(const std::string& document) {

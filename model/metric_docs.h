@@ -10,6 +10,10 @@ namespace jvmsight {
 // The section's text, markers included.
 std::string render_metric_tables();
 
+// Rows whose collector has no table in the section (they would be left
+// out), one per line.
+std::string unsectioned_rows();
+
 // The document with its section replaced by render_metric_tables(); empty
 // when the document has no markers.
 std::string with_metric_tables(const std::string& document);

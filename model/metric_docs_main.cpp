@@ -46,6 +46,11 @@ int main(int argc, char** argv) {
               << "  build/model/metric_docs --write " << argv[2] << "\n";
     status = 1;
   }
+  const std::string unsectioned = jvmsight::unsectioned_rows();
+  if (!unsectioned.empty()) {
+    std::cerr << "catalogue rows whose collector has no table in model/metric_docs.cpp:\n" << unsectioned;
+    status = 1;
+  }
   const std::string missing = jvmsight::uncatalogued_names(document);
   if (!missing.empty()) {
     std::cerr << argv[2] << ": names the catalogue does not serve:\n" << missing;

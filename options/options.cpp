@@ -157,6 +157,9 @@ const OptionSpec option_specs[] = {
     {"virtual_thread_starts", "virtual_thread_starts",
      "on or off; on counts virtual-thread starts, at a cost to every virtual thread (docs/OPTIONS.md)",
      [](std::string_view v, Options& o) { return parse_on_off(v, o.virtual_thread_starts); }},
+    {"thread_pools", "thread_pools",
+     "a number from 0 to 1000: how many thread pools get their own label (by CPU); 0 turns the pool metrics off",
+     [](std::string_view v, Options& o) { return parse_int(v, 0, 1000, o.thread_pools); }},
     {"client_java_names", "client_java_names",
      "both, 0.x, 1.x or off: which generations of client_java names are served (off: only jvmsight_* families)",
      [](std::string_view v, Options& o) {

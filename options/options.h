@@ -54,6 +54,7 @@ struct Options {
   std::string tls_min_version = "1.2";  // or "1.3"
   int deadlock_check_ms = 500;          // background deadlock check interval; 0 turns it off
   int lock_classes = 20;                // top K lock classes labelled in contention metrics
+  int thread_pools = 50;                // pools labelled by CPU in the thread pool metrics; 0 = none
   bool contention = true;               // JVM TI monitor contention and wait events
   // Breakpoints that count virtual-thread pinnings (21+); auto: unless
   // another native agent (a debugger) may need them (agent/other_agents.h).

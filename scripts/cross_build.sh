@@ -2,8 +2,8 @@
 # The arm64 (aarch64) agent, cross-built on an x86-64 Debian 12 machine:
 #   scripts/cross_build.sh arm64 [build-dir]   (default build-dir: build/arm64)
 # Configures <build-dir> with cmake/aarch64-linux-gnu.cmake, builds only what
-# ships (the agent, the loader, the OTLP plugin, and the
-# injector once the tree has it), then makes the portable bundle in
+# ships (the targets deploy/image/bundle.list names, as for x86-64, and the
+# injector), then makes the portable bundle in
 # <build-dir>/bundle (deploy/image/bundle.sh, the same layout and $ORIGIN
 # rule as the x86-64 one) and checks it (deploy/image/check_bundle.py
 # --arch arm64: every file aarch64, glibc floor). No tests are built here:
@@ -20,11 +20,8 @@ command -v aarch64-linux-gnu-g++ >/dev/null ||
 
 cmake -S "$root" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJVMSIGHT_BUILD_TESTS=OFF >/dev/null
-# What the bundle and the images carry; the injector joins when its target exists.
-targets=(jvmsight jvmsight_loader jvmsight-otlp)
-# (The whole list read first: grep -q quitting early would fail the pipe.)
-help=$(cmake --build "$build" --target help)
-grep -qx '\.\.\. jvmsight-injector' <<<"$help" && targets+=(jvmsight-injector)
+# What the bundle and the images carry.
+read -r -a targets <<<"$(awk '!/^#/ && $2 == "built" { printf "%s ", $3 }' "$root/deploy/image/bundle.list") jvmsight-injector"
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >/dev/null
 
 "$root/deploy/image/bundle.sh" "$build/agent" "$build/bundle"

@@ -13,14 +13,17 @@ import java.util.concurrent.locks.LockSupport;
  * (ThreadMXBean.getThreadInfo over all ids): the HTTP round trip as a
  * scraper sees it, the agent thread's share (jvmsight_scrape_duration_seconds),
  * and the runtime families' share (collector="runtime").
- * Args: threads rounds portfile.
+ * Args: threads rounds portfile [pools: the threads' names spread them over
+ * this many thread pools, pool-P-thread-I; default 1, parked-I].
  */
 public class WholeScrapeBench {
     public static void main(String[] args) throws Exception {
         int n = Integer.parseInt(args[0]);
         int rounds = Integer.parseInt(args[1]);
+        int pools = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         for (int i = 0; i < n; i++) {
-            Thread t = new Thread(null, LockSupport::park, "parked-" + i, 128 * 1024);
+            String name = pools > 1 ? "pool-" + (i % pools) + "-thread-" + i : "parked-" + i;
+            Thread t = new Thread(null, LockSupport::park, name, 128 * 1024);
             t.setDaemon(true);
             t.start();
         }

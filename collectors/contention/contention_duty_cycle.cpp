@@ -41,7 +41,7 @@ void ContentionDutyCycle::tick(Clock::time_point now) {
 
 void ContentionDutyCycle::switch_events(bool on) {
   if (on) recorder_.start_phase(monotonic_ns());  // before any Enter of the new phase
-  if (!set_events_(on)) {
+  if (!events_.set_contended_events(on)) {
     if (!refused_) log::warn("cannot turn the monitor contention events ", on ? "on" : "off", " (duty cycling)");
     refused_ = true;
     return;

@@ -8,13 +8,21 @@
 // collector, which scales what the events saw to the JVM's own count
 // (MonitorContentionCollector::flush_scaled), and that count sets the next k.
 #include <chrono>
-#include <functional>
 
 #include "collectors/contention/contention_sampler.h"
 #include "collectors/contention/monitor_contention_collector.h"
 #include "collectors/contention/monitor_contention_recorder.h"
 
 namespace jvmsight {
+
+// Turns MonitorContendedEnter/Entered on or off: the agent's
+// JvmtiContendedEvents (agent/event_callbacks.h); scripted in unit tests.
+class ContendedEventSwitch {
+ public:
+  virtual ~ContendedEventSwitch() = default;
+  // False if the JVM refused.
+  virtual bool set_contended_events(bool on) = 0;
+};
 
 class ContentionDutyCycle {
  public:
@@ -26,11 +34,9 @@ class ContentionDutyCycle {
   // While always on, the rate is checked every this many slices (1 s).
   static constexpr uint32_t rate_slices = 4;
 
-  // set_events: turns MonitorContendedEnter/Entered on or off; false if the
-  // JVM refused.
   ContentionDutyCycle(MonitorContentionRecorder& recorder, MonitorContentionCollector& collector,
-                      ContentionSampler sampler, std::function<bool(bool on)> set_events)
-      : recorder_(recorder), collector_(collector), sampler_(sampler), set_events_(std::move(set_events)) {}
+                      ContentionSampler sampler, ContendedEventSwitch& events)
+      : recorder_(recorder), collector_(collector), sampler_(sampler), events_(events) {}
 
   // Every slice (agent thread). now: for tests.
   void tick(Clock::time_point now = Clock::now());
@@ -45,7 +51,7 @@ class ContentionDutyCycle {
   MonitorContentionRecorder& recorder_;
   MonitorContentionCollector& collector_;
   ContentionSampler sampler_;
-  std::function<bool(bool)> set_events_;
+  ContendedEventSwitch& events_;
   uint32_t shift_ = 0;
   uint32_t slice_ = 0;  // slices since the cycle (or, always on, the rate check) began
   bool on_ = true;

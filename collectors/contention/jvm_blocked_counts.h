@@ -14,19 +14,22 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collectors/contention/monitor_contention_collector.h"
 #include "collectors/lock_graph/blocked_progress.h"
 #include "collectors/threads/thread_mx_bean.h"
 
 namespace jvmsight {
 
-class JvmBlockedCounts : public BlockedCountReader {
+// Both the contention collector's exact totals (ContendedEntryCount) and
+// the deadlock check's per-thread progress (BlockedCountReader).
+class JvmBlockedCounts : public ContendedEntryCount, public BlockedCountReader {
  public:
   JvmBlockedCounts(JNIEnv* jni, ThreadMxBean& mx) : jni_(jni), mx_(mx) {}
 
   // Contended entries since the previous call, summed over the live
   // platform threads (the first call counts from thread start). A thread
   // that ended in between takes its last entries with it. nullopt on failure.
-  std::optional<uint64_t> since_last();
+  std::optional<uint64_t> since_last() override;
   // The blocked counts of these threads now, in their order (-1 for a
   // thread that ended); nullopt on failure. Costs about what since_last
   // does per thread, for these threads only.

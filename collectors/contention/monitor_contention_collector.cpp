@@ -49,7 +49,7 @@ uint64_t MonitorContentionCollector::absorb(Clock::time_point now) {
     std::vector<int32_t> unknown;
     for (const auto& [hash, p] : pending_)
       if (!classes_.count(hash)) unknown.push_back(hash);
-    if (!unknown.empty()) learn_classes(resolver_(unknown));
+    if (!unknown.empty()) learn_classes(resolver_->classes_of(unknown));
   }
   std::map<std::string, WaitTotals> resolved;
   for (auto it = pending_.begin(); it != pending_.end();) {
@@ -78,14 +78,14 @@ uint64_t MonitorContentionCollector::absorb(Clock::time_point now) {
 void MonitorContentionCollector::begin_scaling(Clock::time_point now) {
   if (scaling_) return;
   absorb(now);
-  if (exact_) exact_();  // the baseline: entries before this were counted by the events
+  if (exact_) exact_->since_last();  // the baseline: entries before this were counted by the events
   scaling_ = true;
 }
 
 uint64_t MonitorContentionCollector::flush_scaled(Clock::time_point now) {
   if (!scaling_) return absorb(now);
   uint64_t seen = absorb(now);
-  std::optional<uint64_t> jvm = exact_ ? exact_() : std::nullopt;
+  std::optional<uint64_t> jvm = exact_ ? exact_->since_last() : std::nullopt;
   uint64_t entries = jvm ? *jvm : seen << recorder_.duty_shift();
   counted_ += entries;
   uint64_t window = 0;

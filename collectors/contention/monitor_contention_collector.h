@@ -4,14 +4,14 @@
 //
 // Callbacks only know a lock's identity hash (and tag the object on its first
 // contention); the class is found on the agent thread from the tag
-// (TagResolver: JVM TI GetObjectsWithTags), or learned when the deadlock
+// (TaggedClassResolver: JVM TI GetObjectsWithTags), or learned when the deadlock
 // check sees a thread blocked on it (learn_classes). A hash still unknown
 // after unresolved_after (the object died, or tagging was unavailable)
 // counts as lock_class="unresolved".
 // Exact totals while duty cycling (ContentionDutyCycle): the events then see
 // only part of the entries, so what they gather waits in a window, and each
 // flush scales it to the JVM's own count of contended entries since the
-// previous flush (ExactCounts: ThreadInfo.getBlockedCount). Per class, the
+// previous flush (ContendedEntryCount: ThreadInfo.getBlockedCount). Per class, the
 // counts then add up to the JVM's total, and the shares and wait times are
 // the sampled ones.
 // Cardinality: the first K classes to show up (ranked by wait time within
@@ -19,7 +19,6 @@
 // lock_class="other". No series ever moves, so every counter stays monotonic.
 #include <array>
 #include <chrono>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,23 +32,36 @@
 
 namespace jvmsight {
 
+// What the collector asks of the JVM, through named seams its unit tests
+// script: TaggedLockClasses (tagged_lock_classes.h) and JvmBlockedCounts
+// (jvm_blocked_counts.h) are the JVM's answers.
+class TaggedClassResolver {
+ public:
+  virtual ~TaggedClassResolver() = default;
+  // Classes of tagged lock objects by identity hash; those not found are left out.
+  virtual std::map<int32_t, std::string> classes_of(const std::vector<int32_t>& hashes) = 0;
+};
+class ContendedEntryCount {
+ public:
+  virtual ~ContendedEntryCount() = default;
+  // The JVM's contended entries since the previous call; nullopt if unknown.
+  virtual std::optional<uint64_t> since_last() = 0;
+};
+
 class MonitorContentionCollector : public Collector, public LockClassSink {
  public:
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::seconds unresolved_after{30};
 
-  // Classes of tagged lock objects by identity hash; those not found are left out.
-  using TagResolver = std::function<std::map<int32_t, std::string>(const std::vector<int32_t>&)>;
-  // The JVM's contended entries since the previous call; nullopt if unknown.
-  using ExactCounts = std::function<std::optional<uint64_t>()>;
-
+  // resolver: null when objects cannot be tagged (classes are then only
+  // learned). exact: null when the JVM's count cannot be read.
   MonitorContentionCollector(MonitorContentionRecorder& recorder, size_t lock_classes, bool events_enabled,
-                             TagResolver resolver = nullptr, ExactCounts exact = nullptr)
+                             TaggedClassResolver* resolver = nullptr, ContendedEntryCount* exact = nullptr)
       : recorder_(recorder),
         lock_classes_(lock_classes),
         events_enabled_(events_enabled),
-        resolver_(std::move(resolver)),
-        exact_(std::move(exact)) {}
+        resolver_(resolver),
+        exact_(exact) {}
 
   void learn_classes(const std::map<int32_t, std::string>& classes) override;
   void collect(MetricFamilies& out) override;
@@ -88,12 +100,12 @@ class MonitorContentionCollector : public Collector, public LockClassSink {
   MonitorContentionRecorder& recorder_;
   const size_t lock_classes_;
   const bool events_enabled_;
-  TagResolver resolver_;
+  TaggedClassResolver* resolver_;
   std::map<int32_t, std::string> classes_;  // identity hash -> class, bounded
   std::map<int32_t, Pending> pending_;      // hashes whose class is not known yet
   std::set<std::string> labelled_;          // at most lock_classes_
   std::map<std::string, WaitTotals> by_label_;
-  ExactCounts exact_;
+  ContendedEntryCount* exact_;
   bool scaling_ = false;
   std::map<std::string, WaitTotals> window_;  // seen by the events since the last flush, while scaling
   uint64_t unattributed_ = 0;                 // the JVM's entries of flushes whose window was empty

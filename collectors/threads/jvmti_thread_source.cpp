@@ -6,7 +6,9 @@ bool JvmtiThreadSource::count_states(ThreadStateCounts& out) {
   out.native_and_suspended_known = native_states_;
   out.daemon_known = roster_.layout().daemon != nullptr;
   StatusTally tally(out);
-  const bool walked = roster_.for_each(jni_, jvmti_, [&](jthread thread, jint status, bool daemon) {
+  if (pools_ != nullptr) pools_->begin_walk();
+  const bool walked = roster_.for_each(jni_, jvmti_, [&](jthread thread, jint status, bool daemon, uint32_t mark) {
+    if (pools_ != nullptr) pools_->count(mark, status);
     if (native_states_ && (status & JVMTI_THREAD_STATE_RUNNABLE)) {
       // threadStatus lacks the in-native and suspended bits: ask JVM TI, for these few only.
       jint full = 0;
@@ -16,6 +18,7 @@ bool JvmtiThreadSource::count_states(ThreadStateCounts& out) {
     tally.add(status, daemon);
   });
   tally.flush();
+  if (walked && pools_ != nullptr) pools_->end_walk();
   return walked;
 }
 

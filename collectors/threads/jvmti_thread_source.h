@@ -3,6 +3,7 @@
 #include <jvmti.h>
 
 #include "collectors/threads/thread_mx_bean.h"
+#include "collectors/threads/thread_pools.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/virtual_thread_census.h"
@@ -12,13 +13,16 @@ namespace jvmsight {
 // Thread states without a safepoint: the roster's threadStatus for every
 // thread (one Java call for all of them when the deadlock check's Java pass
 // is loaded), plus (if asked) GetThreadState for RUNNABLE ones only, the
-// only ones that can be running native code. Agent thread only.
+// only ones that can be running native code. The same walk tallies the
+// thread pools' states, when there are pools. Agent thread only.
 class JvmtiThreadSource : public ThreadSource {
  public:
   // native_states: ask GetThreadState for the in-native and suspended bits.
+  // pools: where the walk also counts each thread's state by pool; may be null.
   JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx,
-                    const VirtualThreadCensus& census, bool native_states)
-      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), census_(census), native_states_(native_states) {}
+                    const VirtualThreadCensus& census, bool native_states, ThreadPools* pools)
+      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), census_(census), native_states_(native_states),
+        pools_(pools) {}
   bool count_states(ThreadStateCounts& out) override;
   std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
   std::optional<uint64_t> live_virtual_threads() override { return census_.live(jni_); }
@@ -30,6 +34,7 @@ class JvmtiThreadSource : public ThreadSource {
   ThreadMxBean& mx_;
   const VirtualThreadCensus& census_;
   const bool native_states_;
+  ThreadPools* pools_;
 };
 
 }  // namespace jvmsight

@@ -23,6 +23,19 @@ void ThreadRoster::release(JNIEnv* jni, jthread thread, jobject holder) {
   if (thread != nullptr) jni->DeleteGlobalRef(thread);
 }
 
+bool ThreadRoster::hold(JNIEnv* jni, jthread local, jthread& thread, jobject& holder) {
+  thread = static_cast<jthread>(jni->NewGlobalRef(local));
+  holder = thread;
+  if (layout_.holder != nullptr) {
+    jobject field_holder = layout_.status_holder(jni, local);
+    holder = field_holder != nullptr ? jni->NewGlobalRef(field_holder) : nullptr;
+    jni->DeleteLocalRef(field_holder);
+  }
+  if (thread != nullptr && holder != nullptr) return true;
+  release(jni, thread, holder);  // e.g. a FieldHolder not set yet: not listed, and nothing kept
+  return false;
+}
+
 bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
   LocalFrame frame(jni, 16);
   if (!frame.ok()) return false;
@@ -34,42 +47,47 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
   if (!jvmti_ok(jvmti, jvmti->GetCurrentThread(&self), "GetCurrentThread")) return false;
   const jlong self_tid = layout_.id(jni, self);
 
-  // Threads already listed keep their references; new ones get theirs.
-  std::unordered_map<jlong, std::pair<jthread, jobject>> known;
+  // Threads already listed keep their references and marks; new ones get theirs.
+  struct Listed {
+    jthread thread;
+    jobject holder;
+    uint32_t mark;
+  };
+  std::unordered_map<jlong, Listed> known;
   known.reserve(threads_.size());
   for (size_t i = 0; i < threads_.size(); ++i)
-    known.emplace(layout_.id(jni, threads_[i]), std::pair(threads_[i], holders_[i]));
+    known.emplace(layout_.id(jni, threads_[i]), Listed{threads_[i], holders_[i], marks_[i]});
   std::vector<jthread> threads;
   std::vector<jobject> holders;
+  std::vector<uint32_t> marks;
   threads.reserve(static_cast<size_t>(count));
   holders.reserve(static_cast<size_t>(count));
+  marks.reserve(static_cast<size_t>(count));
+  auto list = [&](jthread thread, jobject holder, uint32_t mark) {
+    threads.push_back(thread);
+    holders.push_back(holder);
+    marks.push_back(mark);
+  };
   for (jint i = 0; i < count; ++i) {
     const jlong tid = layout_.id(jni, all[i]);
     if (tid == self_tid) continue;
     if (auto it = known.find(tid); it != known.end()) {
-      threads.push_back(it->second.first);
-      holders.push_back(it->second.second);
+      list(it->second.thread, it->second.holder, it->second.mark);
       known.erase(it);
       continue;
     }
-    auto thread = static_cast<jthread>(jni->NewGlobalRef(all[i]));
-    jobject holder = thread;
-    if (layout_.holder != nullptr) {
-      jobject local = layout_.status_holder(jni, all[i]);
-      holder = local != nullptr ? jni->NewGlobalRef(local) : nullptr;
-      jni->DeleteLocalRef(local);
-    }
-    if (thread == nullptr || holder == nullptr) {
-      release(jni, thread, holder);  // e.g. a FieldHolder not set yet: not listed, and nothing kept
-      continue;
-    }
-    threads.push_back(thread);
-    holders.push_back(holder);
+    jthread thread;
+    jobject holder;
+    if (hold(jni, all[i], thread, holder)) list(thread, holder, watcher_ ? watcher_->joined(jni, thread) : no_mark);
   }
-  for (auto& [tid, gone] : known) release(jni, gone.first, gone.second);
+  for (auto& [tid, gone] : known) {
+    if (watcher_ != nullptr && gone.mark != no_mark) watcher_->left(jni, gone.thread, gone.mark);
+    release(jni, gone.thread, gone.holder);
+  }
   drop_arrays(jni);
   threads_ = std::move(threads);
   holders_ = std::move(holders);
+  marks_ = std::move(marks);
   // A started thread's daemon flag never changes: read once per listing,
   // not on every walk.
   daemon_.assign(holders_.size(), 0);

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "collectors/threads/thread_layout.h"
@@ -32,8 +33,22 @@ class ThreadStatusGather {
   virtual bool gather(jobjectArray threads, jintArray out) = 0;
 };
 
+// Told, inside an update that takes a new list, of each thread that joined
+// it and each that left it (before its reference is released): the thread
+// pools' bookkeeping. Agent thread only.
+class RosterWatcher {
+ public:
+  virtual ~RosterWatcher() = default;
+  // A thread listed for the first time; returns the mark the roster keeps
+  // for it (for_each hands it to a visit that takes four arguments).
+  virtual uint32_t joined(JNIEnv* jni, jthread thread) = 0;
+  virtual void left(JNIEnv* jni, jthread thread, uint32_t mark) = 0;
+};
+
 class ThreadRoster {
  public:
+  static constexpr uint32_t no_mark = UINT32_MAX;
+
   // ThreadStart/ThreadEnd callbacks: one increment, nothing else. Release,
   // paired with update()'s acquire load (docs/ARM64.md): the JVM puts a
   // thread on its list before posting ThreadStart, and on ARM a relaxed add
@@ -65,9 +80,15 @@ class ThreadRoster {
   // (null, the default: one JNI field read per thread). Not owned; a
   // gather that fails is dropped for good.
   void set_status_gather(ThreadStatusGather* gather) { gather_ = gather; }
-  // update(), then visit(thread, status, daemon) for every live thread. A
-  // terminated one is skipped and makes the next update refresh. A
-  // template: the visit runs once per thread per scrape, inlined.
+  // Not owned; set before the first update, or threads already listed
+  // keep no_mark.
+  void set_watcher(RosterWatcher* watcher) { watcher_ = watcher; }
+  // The watcher's mark of threads()[i].
+  uint32_t mark(size_t i) const { return marks_[i]; }
+  // update(), then visit(thread, status, daemon) for every live thread,
+  // or visit(thread, status, daemon, mark). A terminated one is skipped and
+  // makes the next update refresh. A template: the visit runs once per
+  // thread per scrape, inlined.
   template <class Visit>
   bool for_each(JNIEnv* jni, jvmtiEnv* jvmti, Visit&& visit) {
     if (!update(jni, jvmti)) return false;
@@ -79,7 +100,10 @@ class ThreadRoster {
         continue;
       }
       if (!(s & JVMTI_THREAD_STATE_ALIVE)) continue;  // not started yet: not a live thread
-      visit(threads_[i], s, daemon_[i] != 0);
+      if constexpr (std::is_invocable_v<Visit&, jthread, jint, bool, uint32_t>)
+        visit(threads_[i], s, daemon_[i] != 0, marks_[i]);
+      else
+        visit(threads_[i], s, daemon_[i] != 0);
     }
     return true;
   }
@@ -87,6 +111,8 @@ class ThreadRoster {
  private:
   bool resolve_layout(JNIEnv* jni);
   bool refresh(JNIEnv* jni, jvmtiEnv* jvmti);
+  // New global references to a newly listed thread and its status holder; false if either is missing.
+  bool hold(JNIEnv* jni, jthread local, jthread& thread, jobject& holder);
   static void release(JNIEnv* jni, jthread thread, jobject holder);
   void drop_arrays(JNIEnv* jni);
   // The status word of every listed thread into statuses_.
@@ -107,8 +133,10 @@ class ThreadRoster {
   // Thread.isDaemon() of threads_[i], read once when listed; bytes, not
   // vector<bool>'s bits: no shift and mask per thread in the walk.
   std::vector<uint8_t> daemon_;
-  std::vector<jint> statuses_;  // for_each's status words, kept to spare an allocation per walk
+  std::vector<uint32_t> marks_;  // the watcher's, of threads_[i]
+  std::vector<jint> statuses_;   // for_each's status words, kept to spare an allocation per walk
   ThreadStatusGather* gather_ = nullptr;
+  RosterWatcher* watcher_ = nullptr;
   jobjectArray thread_array_ = nullptr;  // global ref: threads_ as a Thread[], made on demand
   jintArray status_array_ = nullptr;     // global ref: gather's out, as long as threads_
 };

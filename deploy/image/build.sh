@@ -3,14 +3,19 @@
 # linux/amd64 and linux/arm64:
 #   deploy/image/build.sh [build-dir]  ->  <build-dir>/image/jvmsight-agent-<version>.oci.tar
 #                                          <build-dir>/image/jvmsight-injector-<version>.oci.tar
-# Builds what it needs: x86-64 in <build-dir> (default: build), arm64 in
-# <build-dir>/arm64 (scripts/cross_build.sh). Fills a context per image and
-# architecture, then runs buildah with its storage inside <build-dir>/image,
-# so nothing lands in /var/lib/containers. Images FROM scratch need no
-# emulation to build for another architecture (buildah bud --arch); `bud
-# --manifest` collects both into one list, pushed whole (--all). One function
-# per image. Load an archive with `podman load -i <archive>` or `skopeo copy
-# --all oci-archive:<archive> docker://<registry>/<name>:<version>`.
+# Builds exactly what the images carry, from whatever state <build-dir> is in
+# (none, partial, or holding libraries of an older build): the targets
+# deploy/image/bundle.list names and the injector, x86-64 in <build-dir>
+# (default: build), arm64 in <build-dir>/arm64 (scripts/cross_build.sh, the
+# same targets). Each architecture's bundle is exactly bundle.list's files
+# (bundle.sh), and both are checked together (check_bundle.py: the list, the
+# glibc floor, the same names on both). Then it fills a context per image and
+# architecture and runs buildah with its storage inside <build-dir>/image, so
+# nothing lands in /var/lib/containers. Images FROM scratch need no emulation
+# to build for another architecture (buildah bud --arch); `bud --manifest`
+# collects both into one list, pushed whole (--all). One function per image.
+# Load an archive with `podman load -i <archive>` or `skopeo copy --all
+# oci-archive:<archive> docker://<registry>/<name>:<version>`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -25,9 +30,16 @@ version=$(sed -n 's/^project(jvmsight VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLi
 out=$build/image
 storage=(--storage-driver vfs --root "$out/storage" --runroot "$out/run")
 arches=(amd64 arm64)
+# What the images carry: bundle.list's built files and the injector.
+read -r -a targets <<<"$(awk '!/^#/ && $2 == "built" { printf "%s ", $3 }' "$here/bundle.list") jvmsight-injector"
 [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" --target jvmsight jvmsight-injector -j"$(nproc)" >/dev/null
-# The arm64 build, its bundle made and checked (agent, loader, OTLP, injector).
+help=$(cmake --build "$build" --target help)
+for target in "${targets[@]}"; do
+  grep -qx "\.\.\. $target" <<<"$help" ||
+    { echo "build.sh: $build has no target $target, which the images need (configured with -DJVMSIGHT_OTLP=OFF? use another build directory)" >&2; exit 1; }
+done
+cmake --build "$build" --target "${targets[@]}" -j"$(nproc)" >/dev/null
+# The arm64 build: the same targets, its bundle made and checked.
 "$root/scripts/cross_build.sh" arm64 "$build/arm64" >/dev/null
 
 # Per architecture: its build directory and Debian's multiarch triplet.
@@ -75,20 +87,41 @@ forget() {
   for arch in "${arches[@]}"; do buildah "${storage[@]}" rmi "localhost/$1:$version-$arch" >/dev/null 2>&1 || true; done
 }
 
-# The agent: the portable bundle (bundle.sh, checked by check_bundle.py)
-# and a static busybox for the copy, per architecture.
+# The archive of <name> from <containerfile> and one context per
+# architecture (<context-prefix>-<arch>), unless the archive there was built
+# from the same inputs (every context file's mode and hash, the
+# Containerfile, the version): a second run after the first (CI's, say)
+# costs the bundling, not buildah.
+build_index() {
+  local name=$1 containerfile=$2 prefix=$3 archive=$out/$1-$version.oci.tar inputs arch
+  inputs=$({ for arch in "${arches[@]}"; do
+    (cd "$prefix-$arch" && find . -type f -printf '%m %p\n' | sort && find . -type f | sort | xargs sha256sum)
+  done; sha256sum <"$containerfile"; echo "$version"; } | sha256sum)
+  if [ -f "$archive" ] && [ "$(cat "$archive.inputs" 2>/dev/null)" = "$inputs" ]; then
+    echo "image: $archive (${arches[*]/#/linux/}; its inputs unchanged, kept)"
+    return
+  fi
+  forget "$name"
+  rm -f "$archive.inputs"
+  for arch in "${arches[@]}"; do build_image "$name" "$containerfile" "$prefix-$arch" "$arch"; done
+  push_index "$name"
+  echo "$inputs" >"$archive.inputs"
+}
+
+# The agent: the portable bundle (bundle.sh; both architectures checked
+# together by check_bundle.py), its copy step and a static busybox to run it.
 agent_image() {
-  forget jvmsight-agent
-  local arch context
+  local arch context checks=()
   for arch in "${arches[@]}"; do
     context=$out/context-$arch
     rm -rf "$context" && mkdir -p "$context"
     "$here/bundle.sh" "$(build_of "$arch")/agent" "$context/bundle" >/dev/null
-    /usr/bin/python3 "$here/check_bundle.py" --arch "$arch" "$context/bundle"
+    checks+=(--arch "$arch" "$context/bundle")
     cp "$(busybox_of "$arch")" "$context/busybox"
-    build_image jvmsight-agent "$here/Containerfile" "$context" "$arch"
+    install -m 0755 "$here/jvmsight-copy.sh" "$context/jvmsight-copy.sh"
   done
-  push_index jvmsight-agent
+  /usr/bin/python3 "$here/check_bundle.py" "${checks[@]}"
+  build_index jvmsight-agent "$here/Containerfile" "$out/context"
 }
 
 # The injector: the stripped binary and exactly the libraries it runs with
@@ -96,7 +129,6 @@ agent_image() {
 # dynamic linker it names), at Debian's multiarch paths, where the dynamic
 # linker finds them with no configuration.
 injector_image() {
-  forget jvmsight-injector
   local arch context binary triplet ssl interp soname lib strip
   for arch in "${arches[@]}"; do
     context=$out/injector-context-$arch binary=$(build_of "$arch")/injector/jvmsight-injector
@@ -115,9 +147,8 @@ injector_image() {
     interp=$(readelf -lW "$binary" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
     mkdir -p "$context/rootfs$(dirname "$interp")"
     cp -L "$interp" "$context/rootfs$interp" 2>/dev/null || cp "/usr/lib/$triplet/$(basename "$interp")" "$context/rootfs$interp"
-    build_image jvmsight-injector "$here/Containerfile.injector" "$context" "$arch"
   done
-  push_index jvmsight-injector
+  build_index jvmsight-injector "$here/Containerfile.injector" "$out/injector-context"
 }
 
 agent_image

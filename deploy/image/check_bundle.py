@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """Checks an agent bundle (deploy/image/bundle.sh) before it ships.
 
-Reads every file's ELF headers with readelf and fails, naming the file, when:
+Fails, naming the file, when the bundle is not exactly the files
+deploy/image/bundle.list names (one missing, or one more), when SHA256SUMS
+does not list exactly those files with their hashes, in the list's order
+(the image's copy step checks every file it copies against it), when the
+loader needs more than libc, or when, read from its ELF headers (readelf):
 - it needs a symbol version newer than the floor below (the JVM images we
   promise to run in would refuse to load it);
 - it needs a library that is neither in the bundle nor expected from the
@@ -11,8 +15,12 @@ Reads every file's ELF headers with readelf and fails, naming the file, when:
   amd64): an arm64 bundle with one x86-64 library in it fails on a Graviton
   node only when that library is loaded.
 
-Usage: check_bundle.py [--arch amd64|arm64] <bundle-dir>
+Given several bundles (one per architecture), each is checked and all must
+carry the same names.
+
+Usage: check_bundle.py [--arch amd64|arm64] <bundle-dir> [[--arch ...] <bundle-dir>]...
 """
+import hashlib
 import re
 import subprocess
 import sys
@@ -62,19 +70,48 @@ def version_needs(path):
     return set(re.findall(r"Name: ([A-Z]+)_([0-9.]+)", section[1]))
 
 
-def main(bundle, arch):
+LIST = Path(__file__).resolve().parent / "bundle.list"
+SUMS = "SHA256SUMS"
+LOADER = "libjvmsight-loader.so"
+
+
+def listed_names():
+    """The names bundle.list gives, in its order."""
+    lines = (line.split() for line in LIST.read_text().splitlines())
+    return [words[0] for words in lines if words and not words[0].startswith("#")]
+
+
+def file_set_errors(bundle, present):
+    """The bundle against bundle.list and its own SHA256SUMS."""
+    names = listed_names()
+    errors = [f"{n} is missing (deploy/image/bundle.list names it)" for n in names if n not in present]
+    errors += [f"{n} is not in deploy/image/bundle.list" for n in sorted(present - set(names))]
+    sums = Path(bundle, SUMS)
+    if not sums.is_file():
+        return errors + [f"no {SUMS}"]
+    entries = [line.split("  ", 1) for line in sums.read_text().splitlines()]
+    if [e[-1] for e in entries] != [n for n in names if n in present]:
+        errors.append(f"{SUMS} lists {[e[-1] for e in entries]}, not the bundle's files in bundle.list's order")
+    for digest, name in (e for e in entries if len(e) == 2 and e[1] in present):
+        if hashlib.sha256(Path(bundle, name).read_bytes()).hexdigest() != digest:
+            errors.append(f"{name} differs from its {SUMS} entry")
+    return errors
+
+
+def check(bundle, arch):
+    """(errors, names) of one bundle."""
     machine, dynamic_linker = ARCHES[arch]
-    files = sorted(p for p in Path(bundle).iterdir() if p.is_file())
-    if not any(p.name == "libjvmsight.so" for p in files):
-        return [f"{bundle}: no libjvmsight.so"]
+    files = sorted(p for p in Path(bundle).iterdir() if p.is_file() and p.name != SUMS)
     present = {p.name for p in files}
-    errors = []
+    errors = file_set_errors(bundle, present)
     highest = {}
     for f in files:
         header = re.search(r"Machine:\s*(.+)", readelf("-h", str(f)))
         if not header or header.group(1).strip() != machine:
             errors.append(f"{f.name} is built for {header.group(1).strip() if header else '?'}, not {arch}")
         dynamic = readelf("-d", str(f))
+        if f.name == LOADER and re.findall(r"\(NEEDED\).*\[(.+)\]", dynamic) != ["libc.so.6"]:
+            errors.append(f"{f.name} needs more than libc.so.6: it must load wherever a JVM does")
         for needed in re.findall(r"\(NEEDED\).*\[(.+)\]", dynamic):
             if needed not in present and needed not in FROM_IMAGE and needed != dynamic_linker:
                 errors.append(f"{f.name} needs {needed}, which is neither in the bundle nor in a JVM image")
@@ -95,17 +132,39 @@ def main(bundle, arch):
                 highest[family] = version
     needs = ", ".join(f"{k}_{'.'.join(map(str, v))}" for k, v in sorted(highest.items()))
     print(f"check_bundle: {arch}, {len(files)} files ({', '.join(sorted(present))}); highest versions needed: {needs}")
-    return errors
+    return [f"{arch}: {e}" for e in errors], present
+
+
+def parse(args):
+    """[(arch, dir)] from [--arch A] dir ..., or None."""
+    bundles = []
+    while args:
+        arch = "amd64"
+        if args[0] == "--arch":
+            if len(args) < 3 or args[1] not in ARCHES:
+                return None
+            arch, args = args[1], args[2:]
+        bundles.append((arch, args[0]))
+        args = args[1:]
+    return bundles or None
+
+
+def main(args):
+    bundles = parse(args)
+    if bundles is None:
+        sys.exit(__doc__)
+    problems, name_sets = [], []
+    for arch, bundle in bundles:
+        errors, names = check(bundle, arch)
+        problems += errors
+        name_sets.append((arch, names))
+    if len({frozenset(n) for _, n in name_sets}) > 1:
+        problems.append("the bundles carry different files: " +
+                        "; ".join(f"{a}: {sorted(n)}" for a, n in name_sets))
+    for p in problems:
+        print(f"check_bundle: FAIL: {p}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    arch = "amd64"
-    if len(args) == 3 and args[0] == "--arch" and args[1] in ARCHES:
-        arch, args = args[1], args[2:]
-    if len(args) != 1:
-        sys.exit(__doc__)
-    problems = main(args[0], arch)
-    for p in problems:
-        print(f"check_bundle: FAIL: {p}", file=sys.stderr)
-    sys.exit(1 if problems else 0)
+    sys.exit(main(sys.argv[1:]))

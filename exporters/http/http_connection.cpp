@@ -103,14 +103,15 @@ std::string ConnectionSteps::answer_for(HttpConnection& c) const {
       if (c.in.size() <= max_head_) return "";
       return refuse(431, "the request head is over " + std::to_string(max_head_) + " bytes\n");
     }
-    const int refused = request_.body_size(std::string_view(c.in).substr(0, end), c.body_size);
+    const int refused = answerer_.body_size(std::string_view(c.in).substr(0, end), c.body_size);
     if (refused != 0)
       return refuse(refused, refused == 411 ? "a body needs Content-Length\n" : "the body is too large\n");
     c.head_end = end;
   }
   if (c.in.size() < c.head_end + c.body_size) return "";
   const std::string_view in(c.in);
-  return request_.respond(in.substr(0, c.head_end), std::string(in.substr(c.head_end, c.body_size)), c);
+  return answerer_.respond(in.substr(0, c.head_end), std::string(in.substr(c.head_end, c.body_size)), c.remote_addr,
+                           c.local);
 }
 
 void ConnectionSteps::answer(HttpConnection& c, std::string bytes) const {

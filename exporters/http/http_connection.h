@@ -8,10 +8,10 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 
+#include "exporters/http/http_server.h"
 #include "exporters/http/tls.h"
 
 namespace jvmsight {
@@ -43,15 +43,10 @@ struct HttpConnection {
 // The steps, with what they need from the server.
 class ConnectionSteps {
  public:
-  // What the server makes of a request.
-  struct Request {
-    // How many body bytes follow a head, or the status refusing it (411, 413).
-    std::function<int(std::string_view head, size_t& size)> body_size;
-    // The bytes to answer a whole request with.
-    std::function<std::string(std::string_view head, std::string body, const HttpConnection& c)> respond;
-  };
-  ConnectionSteps(TlsServer* tls, size_t max_head_bytes, std::chrono::milliseconds timeout, Request request)
-      : tls_(tls), max_head_(max_head_bytes), timeout_(timeout), request_(std::move(request)) {}
+  // answerer: what the server makes of a request (HttpServer).
+  ConnectionSteps(TlsServer* tls, size_t max_head_bytes, std::chrono::milliseconds timeout,
+                  const RequestAnswerer& answerer)
+      : tls_(tls), max_head_(max_head_bytes), timeout_(timeout), answerer_(answerer) {}
 
   // A freshly accepted socket: its phase, session and deadline. False (and
   // the socket left to the caller) when OpenSSL gives no session.
@@ -74,7 +69,7 @@ class ConnectionSteps {
   TlsServer* tls_;
   size_t max_head_;
   std::chrono::milliseconds timeout_;
-  Request request_;
+  const RequestAnswerer& answerer_;
 };
 
 }  // namespace jvmsight

@@ -153,14 +153,7 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerConfig cfg, std::vector<
   const int fd = listen_socket(c, error);
   if (fd < 0) return nullptr;
   server->port_ = bound_port(fd);
-  const HttpServer& self = *server;
-  server->loop_ = ServerLoop::start(
-      fd, std::move(tls), c,
-      ConnectionSteps::Request{[&self](std::string_view head, size_t& size) { return self.body_size(head, size); },
-                               [&self](std::string_view head, std::string body, const HttpConnection& from) {
-                                 return self.respond(head, std::move(body), from.remote_addr, from.local);
-                               }},
-      error);
+  server->loop_ = ServerLoop::start(fd, std::move(tls), c, *server, error);
   if (!server->loop_) return nullptr;
   return server;
 }
@@ -194,7 +187,7 @@ std::string HttpServer::respond(std::string_view head, std::string body, const s
     req.body = std::move(body);
     resp = route(req, parsed.has_authorization ? parsed.authorization.c_str() : nullptr);
   } catch (const std::exception& e) {
-    log::debug("http handler failed: ", e.what());
+    log::debug("http endpoint failed: ", e.what());
     resp = plain_response(500, "internal error\n");
   } catch (...) {
     resp = plain_response(500, "internal error\n");
@@ -230,7 +223,7 @@ HttpResponse HttpServer::route(const HttpRequest& req, const char* authorization
         busy.headers.emplace_back("Retry-After", "1");
         return busy;
       }
-      return r.handler(req);
+      return r.endpoint->answer(req);
     }
     resp.body += " " + r.path;
   }

@@ -50,11 +50,20 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers = {};
 };
 
-using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+// What answers one route, one class per endpoint: MetricsEndpoint
+// (exporters/prometheus), ThreadsEndpoint, DeadlocksEndpoint and GcEndpoint
+// (exporters/reports), LandingPage, the injector's endpoints. Runs on the
+// server's thread: it never calls into the JVM, it asks its source (the
+// agent thread) and waits. May throw: the client gets 500.
+class HttpEndpoint {
+ public:
+  virtual ~HttpEndpoint() = default;
+  virtual HttpResponse answer(const HttpRequest& request) = 0;
+};
 
 struct HttpRoute {
   std::string path;  // exact match
-  HttpHandler handler;
+  std::shared_ptr<HttpEndpoint> endpoint;
   std::string summary;  // one line for the landing page
   // Served only to local (loopback) clients; others get 403.
   bool local_only = false;
@@ -105,7 +114,20 @@ struct HttpServerConfig {
 
 class ServerLoop;  // server_loop.h: the thread and its sockets
 
-class HttpServer {
+// What the server's connections make of a request: ConnectionSteps
+// (http_connection.cpp) asks once a head, then its body, have arrived.
+// HttpServer answers.
+class RequestAnswerer {
+ public:
+  virtual ~RequestAnswerer() = default;
+  // How many body bytes follow a head, or the status refusing it (411, 413).
+  virtual int body_size(std::string_view head, size_t& size) const = 0;
+  // The bytes to send back for a complete request from remote_addr.
+  virtual std::string respond(std::string_view head, std::string body, const std::string& remote_addr,
+                              bool local) const = 0;
+};
+
+class HttpServer : public RequestAnswerer {
  public:
   // Binds host:port (port 0: any free port) and serves the routes. On failure
   // returns null and sets error to one readable sentence.
@@ -120,10 +142,10 @@ class HttpServer {
 
  private:
   HttpServer() = default;
-  // The bytes to send back for a complete request head from remote_addr.
-  std::string respond(std::string_view head, std::string body, const std::string& remote_addr, bool local) const;
-  // How many body bytes follow a head, or the status refusing it (411, 413).
-  int body_size(std::string_view head, size_t& size) const;
+  std::string respond(std::string_view head, std::string body, const std::string& remote_addr,
+                      bool local) const override;
+  int body_size(std::string_view head, size_t& size) const override;
+  // Access checks, then the route's endpoint.
   HttpResponse route(const HttpRequest& req, const char* authorization) const;
 
   int port_ = 0;
@@ -142,19 +164,6 @@ std::string serialize_response(const HttpResponse& r, bool head);
 HttpResponse plain_response(int status, std::string body);
 // 503: no snapshot could be had in time (JVM busy or exiting), never zeros.
 HttpResponse busy_response();
-
-// A route that serves a snapshot the source takes (on the agent thread; the
-// handler only waits), rendered; 503 when none came in time.
-template <class Snapshot>
-HttpRoute snapshot_route(std::string path, std::string summary, std::function<std::optional<Snapshot>()> source,
-                         std::function<HttpResponse(const Snapshot&)> render) {
-  return {std::move(path),
-          [source = std::move(source), render = std::move(render)](const HttpRequest&) {
-            auto snapshot = source();
-            return snapshot ? render(*snapshot) : busy_response();
-          },
-          std::move(summary)};
-}
 
 // Returns the value of key in a query string ("a=1&format=json"), or "".
 std::string query_param(const std::string& query, const std::string& key);

@@ -26,6 +26,16 @@ std::string html_escaped(const std::string& s) {
   return out;
 }
 
+// The page, written once when the routes are known.
+class LandingPage : public HttpEndpoint {
+ public:
+  explicit LandingPage(std::string html) : html_(std::move(html)) {}
+  HttpResponse answer(const HttpRequest&) override { return {200, "text/html; charset=utf-8", html_}; }
+
+ private:
+  const std::string html_;
+};
+
 }  // namespace
 
 HttpRoute landing_page(const std::vector<HttpRoute>& routes) {
@@ -39,7 +49,7 @@ HttpRoute landing_page(const std::vector<HttpRoute>& routes) {
     html += "</li>\n";
   }
   html += "</ul>\n</body></html>\n";
-  return {"/", [html](const HttpRequest&) { return HttpResponse{200, "text/html; charset=utf-8", html}; }, "this page"};
+  return {"/", std::make_shared<LandingPage>(std::move(html)), "this page"};
 }
 
 }  // namespace jvmsight

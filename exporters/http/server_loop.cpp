@@ -69,12 +69,12 @@ struct FdGuard {
 }  // namespace
 
 ServerLoop::ServerLoop(int listen_fd, std::unique_ptr<TlsServer> tls, const HttpServerConfig& config,
-                       ConnectionSteps::Request request)
+                       const RequestAnswerer& answerer)
     : config_(config),
       listen_fd_(listen_fd),
       tls_(std::move(tls)),
       steps_(tls_.get(), static_cast<size_t>(config.max_request_bytes),
-             std::chrono::milliseconds(config.request_timeout_ms), std::move(request)),
+             std::chrono::milliseconds(config.request_timeout_ms), answerer),
       cpu_(config.cpu_percent) {
   // Room for every slot and a newcomer: the loop never grows these, so it
   // goes on when memory runs out.
@@ -85,9 +85,9 @@ ServerLoop::ServerLoop(int listen_fd, std::unique_ptr<TlsServer> tls, const Http
 }
 
 std::unique_ptr<ServerLoop> ServerLoop::start(int listen_fd, std::unique_ptr<TlsServer> tls,
-                                              const HttpServerConfig& config, ConnectionSteps::Request request,
+                                              const HttpServerConfig& config, const RequestAnswerer& answerer,
                                               std::string& error) {
-  std::unique_ptr<ServerLoop> loop(new ServerLoop(listen_fd, std::move(tls), config, std::move(request)));
+  std::unique_ptr<ServerLoop> loop(new ServerLoop(listen_fd, std::move(tls), config, answerer));
   loop->stop_fd_ = eventfd(0, EFD_CLOEXEC);
   pthread_attr_t attr;
   pthread_attr_init(&attr);

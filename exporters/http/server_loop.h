@@ -22,7 +22,7 @@ class ServerLoop {
   // Takes the listening socket and starts the thread; null and error set
   // when it cannot. config must outlive the loop.
   static std::unique_ptr<ServerLoop> start(int listen_fd, std::unique_ptr<TlsServer> tls,
-                                           const HttpServerConfig& config, ConnectionSteps::Request request,
+                                           const HttpServerConfig& config, const RequestAnswerer& answerer,
                                            std::string& error);
   ~ServerLoop();  // stops the thread, closes every socket
   ServerLoop(const ServerLoop&) = delete;
@@ -30,7 +30,7 @@ class ServerLoop {
 
  private:
   ServerLoop(int listen_fd, std::unique_ptr<TlsServer> tls, const HttpServerConfig& config,
-             ConnectionSteps::Request request);
+             const RequestAnswerer& answerer);
   static void* thread_main(void* self);
   void run() noexcept;
   bool turn();  // false once stopped

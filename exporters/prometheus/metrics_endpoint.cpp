@@ -4,12 +4,15 @@
 
 namespace jvmsight {
 
-HttpRoute metrics_endpoint(MetricsSource source, std::vector<Label> constant_labels) {
-  return snapshot_route<MetricFamilies>(
-      "/metrics", "metrics in the Prometheus text format", std::move(source),
-      [labels = std::move(constant_labels)](const MetricFamilies& families) {
-        return HttpResponse{200, prometheus_content_type, to_prometheus_text(families, labels)};
-      });
+HttpResponse MetricsEndpoint::answer(const HttpRequest&) {
+  std::optional<MetricFamilies> families = source_.metrics();
+  if (!families) return busy_response();
+  return {200, prometheus_content_type, to_prometheus_text(*families, constant_labels_)};
+}
+
+HttpRoute metrics_endpoint(MetricsSource& source, std::vector<Label> constant_labels) {
+  return {"/metrics", std::make_shared<MetricsEndpoint>(source, std::move(constant_labels)),
+          "metrics in the Prometheus text format"};
 }
 
 }  // namespace jvmsight

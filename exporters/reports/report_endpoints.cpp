@@ -14,49 +14,51 @@ std::optional<bool> wants_json(const HttpRequest& req) {
   return std::nullopt;
 }
 
-// A route that renders what source gives as text, or as JSON when asked.
+// What the source gave, as text, or as JSON when asked.
 template <class Report>
-HttpRoute text_or_json(std::string path, std::string summary, std::function<std::optional<Report>()> source,
-                       std::string (*text)(const Report&), std::string (*json)(const Report&)) {
-  return {std::move(path),
-          [source = std::move(source), text, json](const HttpRequest& req) {
-            auto as_json = wants_json(req);
-            if (!as_json) return plain_response(400, "unknown format; use ?format=text or ?format=json\n");
-            auto report = source();
-            if (!report) return busy_response();
-            return *as_json ? HttpResponse{200, json_content_type, json(*report)} : plain_response(200, text(*report));
-          },
-          std::move(summary)};
+HttpResponse text_or_json(bool as_json, const std::optional<Report>& report, std::string (*text)(const Report&),
+                          std::string (*json)(const Report&)) {
+  if (!report) return busy_response();
+  return as_json ? HttpResponse{200, json_content_type, json(*report)} : plain_response(200, text(*report));
 }
+
+HttpResponse unknown_format() { return plain_response(400, "unknown format; use ?format=text or ?format=json\n"); }
 
 }  // namespace
 
-HttpRoute threads_endpoint(ThreadsSource source) {
-  return text_or_json<std::vector<ThreadRecord>>("/threads",
-                                                 "every platform thread: state, stack, locks (?format=json)",
-                                                 std::move(source), threads_text, threads_json);
+HttpResponse ThreadsEndpoint::answer(const HttpRequest& req) {
+  auto as_json = wants_json(req);  // checked first: a bad format costs no dump
+  if (!as_json) return unknown_format();
+  return text_or_json(*as_json, source_.thread_dump(), threads_text, threads_json);
 }
 
-HttpRoute deadlocks_endpoint(DeadlocksSource source) {
-  return text_or_json<std::vector<DeadlockReport>>(
-      "/deadlocks", "current deadlock cycles with threads, locks and stacks (?format=json)", std::move(source),
-      deadlocks_text, deadlocks_json);
+HttpResponse DeadlocksEndpoint::answer(const HttpRequest& req) {
+  auto as_json = wants_json(req);
+  if (!as_json) return unknown_format();
+  return text_or_json(*as_json, source_.deadlocks(), deadlocks_text, deadlocks_json);
 }
 
-// JSON only: its consumers are programs. Asked for another format, it says
-// so (400) instead of answering JSON to a client that expects text.
-HttpRoute gc_endpoint(GcReportSource source) {
-  HttpRoute route = snapshot_route<GcReport>("/gc", "recent GC pauses and queued pause spans (JSON)", std::move(source),
-                                             [](const GcReport& report) {
-                                               return HttpResponse{200, json_content_type, gc_report_json(report)};
-                                             });
-  route.handler = [serve = std::move(route.handler)](const HttpRequest& req) {
-    std::string format = query_param(req.query, "format");
-    if (!format.empty() && format != "json")
-      return plain_response(400, "/gc is served as JSON only; use ?format=json or no format\n");
-    return serve(req);
-  };
-  return route;
+HttpResponse GcEndpoint::answer(const HttpRequest& req) {
+  std::string format = query_param(req.query, "format");
+  if (!format.empty() && format != "json")
+    return plain_response(400, "/gc is served as JSON only; use ?format=json or no format\n");
+  std::optional<GcReport> report = source_.gc_report();
+  if (!report) return busy_response();
+  return {200, json_content_type, gc_report_json(*report)};
+}
+
+HttpRoute threads_endpoint(ReportSource& source) {
+  return {"/threads", std::make_shared<ThreadsEndpoint>(source),
+          "every platform thread: state, stack, locks (?format=json)"};
+}
+
+HttpRoute deadlocks_endpoint(ReportSource& source) {
+  return {"/deadlocks", std::make_shared<DeadlocksEndpoint>(source),
+          "current deadlock cycles with threads, locks and stacks (?format=json)"};
+}
+
+HttpRoute gc_endpoint(ReportSource& source) {
+  return {"/gc", std::make_shared<GcEndpoint>(source), "recent GC pauses and queued pause spans (JSON)"};
 }
 
 }  // namespace jvmsight

@@ -1,9 +1,8 @@
 #pragma once
 // The detail endpoints: GET /threads and GET /deadlocks (text by default,
-// JSON with ?format=json) and GET /gc (JSON). The sources run on the agent
-// thread (the handlers only wait for them); nullopt means the JVM was busy
-// or exiting.
-#include <functional>
+// JSON with ?format=json) and GET /gc (JSON). Each runs on the HTTP server's
+// thread and takes its report from a ReportSource (the agent's is
+// AgentAnswers, agent/http_front.h, which asks the agent thread and waits).
 #include <optional>
 #include <vector>
 
@@ -13,12 +12,49 @@
 
 namespace jvmsight {
 
-using ThreadsSource = std::function<std::optional<std::vector<ThreadRecord>>()>;
-using DeadlocksSource = std::function<std::optional<std::vector<DeadlockReport>>()>;
-using GcReportSource = std::function<std::optional<GcReport>()>;
+class ReportSource {
+ public:
+  virtual ~ReportSource() = default;
+  // Each nullopt when no report could be had in time (JVM busy or
+  // exiting): the endpoints answer 503.
+  virtual std::optional<std::vector<ThreadRecord>> thread_dump() = 0;
+  virtual std::optional<std::vector<DeadlockReport>> deadlocks() = 0;
+  virtual std::optional<GcReport> gc_report() = 0;
+};
 
-HttpRoute threads_endpoint(ThreadsSource source);
-HttpRoute deadlocks_endpoint(DeadlocksSource source);
-HttpRoute gc_endpoint(GcReportSource source);
+// /threads and /deadlocks: text, or JSON when asked (400 for another format).
+class ThreadsEndpoint : public HttpEndpoint {
+ public:
+  explicit ThreadsEndpoint(ReportSource& source) : source_(source) {}
+  HttpResponse answer(const HttpRequest& request) override;
+
+ private:
+  ReportSource& source_;
+};
+
+class DeadlocksEndpoint : public HttpEndpoint {
+ public:
+  explicit DeadlocksEndpoint(ReportSource& source) : source_(source) {}
+  HttpResponse answer(const HttpRequest& request) override;
+
+ private:
+  ReportSource& source_;
+};
+
+// JSON only: its consumers are programs. Asked for another format, it says
+// so (400) instead of answering JSON to a client that expects text.
+class GcEndpoint : public HttpEndpoint {
+ public:
+  explicit GcEndpoint(ReportSource& source) : source_(source) {}
+  HttpResponse answer(const HttpRequest& request) override;
+
+ private:
+  ReportSource& source_;
+};
+
+// The routes; source must outlive the server.
+HttpRoute threads_endpoint(ReportSource& source);
+HttpRoute deadlocks_endpoint(ReportSource& source);
+HttpRoute gc_endpoint(ReportSource& source);
 
 }  // namespace jvmsight

@@ -9,9 +9,10 @@ void add_agent_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-funct
   constexpr auto gauge = MetricType::gauge;
   constexpr auto counter = MetricType::counter;
   // The agent itself.
-  rows.push_back(own(
-      "jvmsight_collector_duration_seconds", gauge, "Time each collector took on the agent thread for this scrape",
-      "agent", {kept("collector", {"threads", "pinning", "gc", "runtime", "contention", "lock_queue", "deadlocks"})}));
+  rows.push_back(own("jvmsight_collector_duration_seconds", gauge,
+                     "Time each collector took on the agent thread for this scrape", "agent",
+                     {kept("collector", {"threads", "thread_pools", "pinning", "gc", "safepoints", "runtime",
+                                         "contention", "lock_queue", "deadlocks"})}));
   rows.push_back(
       own("jvmsight_scrape_duration_seconds", gauge, "Time the agent thread spent collecting this scrape", "agent"));
   rows.push_back(own("jvmsight_build_info", gauge, "jvmsight build and the JVM it runs in", "agent",

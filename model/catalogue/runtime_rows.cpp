@@ -195,6 +195,28 @@ void add_runtime_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-fun
                      "Age of the process CPU time served in this collection (gathered in the background)", "runtime"));
   rows.push_back(own("jvmsight_process_cpu_refresh_seconds", gauge,
                      "CPU time the agent thread last spent gathering the process CPU time", "runtime"));
+  // HotSpot's safepoint counters (no convention names them).
+  rows.push_back({"jvmsight_safepoints_total",
+                  "",
+                  counter,
+                  "Safepoints the JVM has reached: stops of every application thread, for GC or any other VM "
+                  "operation (HotSpot's sun.rt.safepoints)",
+                  "safepoints",
+                  {"jvmsight.safepoints", "{safepoint}", Instrument::monotonic_sum, int_value}});
+  rows.push_back({"jvmsight_safepoint_seconds_total",
+                  "",
+                  counter,
+                  "Time the application threads stood still for safepoints, from each safepoint's request to its "
+                  "end, reaching it included",
+                  "safepoints",
+                  {"jvmsight.safepoint", "s", Instrument::monotonic_sum, double_value}});
+  rows.push_back({"jvmsight_safepoint_sync_seconds_total",
+                  "",
+                  counter,
+                  "Time spent reaching safepoints: from each request until every application thread had stopped "
+                  "(HotSpot's sun.rt.safepointSyncTime)",
+                  "safepoints",
+                  {"jvmsight.safepoint.sync", "s", Instrument::monotonic_sum, double_value}});
 }
 
 }  // namespace jvmsight::catalogue

@@ -76,6 +76,33 @@ void add_thread_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-func
   rows.push_back(own("jvmsight_virtual_threads_live", gauge,
                      "Live virtual threads, as the JDK's thread containers hold them (jcmd Thread.dump_to_file)",
                      "threads"));
+  // Thread pools: no convention counts threads by pool and Thread.State
+  // (jvm.executor.* counts an executor's busy and idle workers).
+  const auto pool = kept("pool");
+  rows.push_back({"jvmsight_thread_pool_threads",
+                  "",
+                  gauge,
+                  "Live platform threads by pool (the thread's name less its trailing number) and Thread.State; "
+                  "pools past the thread_pools cap count as pool=\"other\"",
+                  "thread_pools",
+                  {"jvmsight.thread_pool.threads",
+                   "{thread}",
+                   Instrument::updown_sum,
+                   int_value,
+                   {pool, kept("state", {"RUNNABLE", "BLOCKED", "WAITING", "TIMED_WAITING"})}}});
+  rows.push_back({"jvmsight_thread_pool_cpu_seconds_total",
+                  "",
+                  counter,
+                  "CPU time used by the pool's threads, live and ended, as of the latest background reading (see "
+                  "jvmsight_thread_pool_cpu_age_seconds)",
+                  "thread_pools",
+                  {"jvmsight.thread_pool.cpu", "s", Instrument::monotonic_sum, double_value, {pool}}});
+  rows.push_back(own("jvmsight_thread_pool_cpu_age_seconds", gauge,
+                     "Age of the thread pools' CPU times served in this collection (read in the background)",
+                     "thread_pools"));
+  rows.push_back(own("jvmsight_thread_pool_cpu_refresh_seconds", gauge,
+                     "CPU time the agent thread last spent reading the thread pools' names and CPU times",
+                     "thread_pools"));
   // No convention (nor the OTel Java agent) names pinning: ours, JDK 21+.
   rows.push_back({"jvmsight_virtual_thread_pinned_seconds",
                   "",

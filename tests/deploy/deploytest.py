@@ -179,10 +179,13 @@ class Runc:
         p = subprocess.run(self._cmd("state", cid), capture_output=True, text=True)
         return p.returncode == 0 and json.loads(p.stdout)["status"] == "running"
 
+    def kill(self, cid):
+        subprocess.run(self._cmd("kill", cid, "KILL"), capture_output=True)
+        subprocess.run(self._cmd("delete", "--force", cid), capture_output=True)
+
     def cleanup(self):
         for cid in self.ids:
-            subprocess.run(self._cmd("kill", cid, "KILL"), capture_output=True)
-            subprocess.run(self._cmd("delete", "--force", cid), capture_output=True)
+            self.kill(cid)
 
     def _new_id(self):
         self.count += 1

@@ -1,18 +1,23 @@
 #!/usr/bin/python3
-"""The agent image, as a cluster would use it, without a cluster.
+"""The amd64 agent image, as a cluster would use it, without a cluster.
 
-Unpacks the OCI archive (umoci), checks its contents and version label, runs
-its default command with runc into a volume directory, then starts a JVM of
-every JDK in a container that has only the JDK and its own libraries, with
-JAVA_TOOL_OPTIONS loading the agent from that directory, and scrapes it.
+Unpacks the archive's linux/amd64 image (umoci) and checks its contents
+(busybox, the copy step, exactly deploy/image/bundle.list's files), version
+label and user. The pod comes from the real injector (copy_step.py): its init
+container, run with runc from this image, fills a volume directory; then a
+JVM of every JDK, in a container that has only the JDK and its own
+libraries, starts with exactly the env the webhook wrote (its
+JAVA_TOOL_OPTIONS loading the agent from the volume) and serves /metrics.
+Then every way the copy cannot complete (copy_step.py), on one JDK.
 
-  image_test.py <source-dir> <oci-archive> <version>
+  image_test.py <source-dir> <agent-archive> <injector-archive> <version>
 """
 import json
 import sys
 import tempfile
 from pathlib import Path
 
+import copy_step
 import deploytest as dt
 
 
@@ -26,33 +31,19 @@ def check_image_config(config, tag, version):
         dt.fail(f"image user {config['config'].get('User')!r}: the copy must not need root")
 
 
-def check_rootfs(rootfs):
-    """Minimal: busybox and the bundle, nothing else."""
-    files = sorted(str(p.relative_to(rootfs)) for p in rootfs.rglob("*") if not p.is_dir())
-    extra = [f for f in files if f != "bin/busybox" and not f.startswith("opt/jvmsight/")]
-    if extra or not {"opt/jvmsight/libjvmsight.so", "opt/jvmsight/libjvmsight-loader.so"} <= set(files):
-        dt.fail(f"unexpected image contents: {files}")
-    print(f"image files: {files}")
-
-
-def run_copy(runc, bundle, volume):
-    """The init container: the image's own command, with the volume mounted
-    at /jvmsight, a read-only root and the image's user."""
-    config_path = bundle / "config.json"
-    config = json.loads(config_path.read_text())
-    config["process"]["terminal"] = False
-    config["root"]["readonly"] = True
-    config["mounts"].append(dt.bind(volume, "/jvmsight", readonly=False))
-    config_path.write_text(json.dumps(config))
-    code, out = runc.run(bundle, timeout=60)
-    if code != 0:
-        dt.fail(f"the copy command exited {code}: {out}")
-    image_root = bundle / "rootfs/opt/jvmsight"
-    image_files = {str(p.relative_to(image_root)): p.read_bytes() for p in image_root.rglob("*") if p.is_file()}
-    copied = {str(p.relative_to(volume)): p.read_bytes() for p in volume.rglob("*") if p.is_file()}
+def check_copy(rootfs, volume, size_limit):
+    """The volume holds the image's bundle, byte for byte (no staging file
+    left), and it fits the emptyDir's size limit."""
+    image_root = rootfs / "opt/jvmsight"
+    image_files = {p.name: p.read_bytes() for p in image_root.iterdir() if p.name != "SHA256SUMS"}
+    copied = {p.name: p.read_bytes() for p in volume.iterdir()}
     if copied != image_files:
         dt.fail(f"volume holds {sorted(copied)}, image bundle {sorted(image_files)} (or contents differ)")
-    print(f"copied into the volume: {sorted(copied)}")
+    size = sum(len(b) for b in copied.values())
+    limit = int(size_limit.removesuffix("Mi")) << 20
+    if size > limit:
+        dt.fail(f"the bundle ({size} bytes) does not fit the emptyDir sizeLimit {size_limit}")
+    print(f"copied into the volume: {sorted(copied)} ({size >> 10} KiB, the emptyDir takes {size_limit})")
 
 
 def check_ldd(volume):
@@ -73,64 +64,95 @@ def check_ldd(volume):
     print("ldd: " + ", ".join(f"{k} => {v}" for k, v in sorted(libs.items())))
 
 
-def run_jvm(runc, work, jdk, volume, classes):
-    """A JVM 'image' of this JDK alone; the agent comes from the volume."""
-    name = jdk.name
-    bundle = work / f"jvm-{name}"
-    rootfs = bundle / "rootfs"
-    rootfs.mkdir(parents=True)
-    out = work / f"out-{name}"
-    out.mkdir(mode=0o777)
-    out.chmod(0o777)
-    mounts, _ = dt.jvm_rootfs_mounts(jdk, rootfs)
-    env = [f"PATH={jdk}/bin:/usr/bin:/bin",
-           "JAVA_TOOL_OPTIONS=-agentpath:/jvmsight/libjvmsight-loader.so=port=0,host=127.0.0.1,portfile=/out/port"]
-    config = dt.runtime_config([f"{jdk}/bin/java", "-cp", "/classes", "Demo"], env, uid=10001,
-                               host_network=True)
-    config["mounts"] += mounts + [dt.bind(volume, "/jvmsight"), dt.bind(classes, "/classes"),
-                                  dt.bind(out, "/out", readonly=False)]
-    (bundle / "config.json").write_text(json.dumps(config))
-    log = work / f"jvm-{name}.log"
-    cid = runc.start(bundle, log)
-    port = dt.wait_for_port(out / "port", cid, runc, log)
-    status, body = dt.http_get(port, "/metrics")
-    if status != 200 or "jvm_threads_current" not in body:
-        dt.fail(f"{name}: /metrics answered {status}: {body[:300]}")
-    pid = json.loads(dt.subprocess.run(runc._cmd("state", cid), capture_output=True,
-                                       text=True).stdout)["pid"]
-    maps = Path(f"/proc/{pid}/maps").read_text()
-    for soname in ("libjvmsight-loader.so", "libjvmsight.so"):
-        if f"/jvmsight/{soname}" not in maps:
-            dt.fail(f"{name}: the JVM did not map /jvmsight/{soname}")
-    print(f"{name}: agent loaded from the volume, /metrics on 127.0.0.1:{port} ({len(body)} bytes)")
+class JvmContainer:
+    """A JVM 'image' of one JDK alone, with the webhook's env; the agent can
+    only come from the volume."""
+    count = 0
+
+    def __init__(self, runc, work, jdk, env, classes):
+        self.runc, self.work, self.jdk, self.classes = runc, work, jdk, classes
+        self.env = [f"{k}={v}" for k, v in env.items()] + [f"PATH={jdk}/bin:/usr/bin:/bin"]
+
+    def bundle(self, volume, args):
+        JvmContainer.count += 1
+        bundle = self.work / f"jvm-{self.jdk.name}-{JvmContainer.count}"
+        rootfs = bundle / "rootfs"
+        rootfs.mkdir(parents=True)
+        out = bundle / "out"
+        out.mkdir(mode=0o777)
+        out.chmod(0o777)
+        mounts, _ = dt.jvm_rootfs_mounts(self.jdk, rootfs)
+        config = dt.runtime_config([f"{self.jdk}/bin/java", "-cp", "/classes", *args], self.env, uid=10001,
+                                   host_network=True)
+        config["mounts"] += mounts + [dt.bind(volume, "/jvmsight"), dt.bind(self.classes, "/classes"),
+                                      dt.bind(out, "/jvmsight-test", readonly=False)]
+        (bundle / "config.json").write_text(json.dumps(config))
+        return bundle, out
+
+    def serve(self, volume):
+        """The demo workload: the agent loads from the volume and serves."""
+        bundle, out = self.bundle(volume, ["Demo"])
+        log = bundle / "jvm.log"
+        cid = self.runc.start(bundle, log)
+        port = dt.wait_for_port(out / "port", cid, self.runc, log)
+        status, body = dt.http_get(port, "/metrics")
+        if status != 200 or "jvm_threads_current" not in body:
+            dt.fail(f"{self.jdk.name}: /metrics answered {status}: {body[:300]}")
+        pid = json.loads(dt.subprocess.run(self.runc._cmd("state", cid), capture_output=True,
+                                           text=True).stdout)["pid"]
+        maps = Path(f"/proc/{pid}/maps").read_text()
+        for soname in ("libjvmsight-loader.so", "libjvmsight.so"):
+            if f"/jvmsight/{soname}" not in maps:
+                dt.fail(f"{self.jdk.name}: the JVM did not map /jvmsight/{soname}")
+        self.runc.kill(cid)
+        print(f"{self.jdk.name}: agent loaded from the volume, /metrics on 127.0.0.1:{port} ({len(body)} bytes)")
+
+    def run(self, volume):
+        """A program that prints and exits: (exit code, output)."""
+        bundle, _ = self.bundle(volume, ["Started"])
+        return self.runc.run(bundle, timeout=120)
 
 
-def main(src, archive, version):
-    dt.need_tools("umoci", "runc", "ldd")
+def main(src, archive, injector_archive, version):
+    dt.need_tools("umoci", "runc", "ldd", "openssl")
+    src = Path(src)
+    doc = (src / "docs/KUBERNETES.md").read_text()
     with tempfile.TemporaryDirectory(prefix="jvmsight-image-") as tmp:
         work = Path(tmp)
+        work.chmod(0o755)
         runc = dt.Runc(work)
         jdks = dt.jdks()
         classes = work / "classes"
-        dt.subprocess.run([str(jdks[0] / "bin/javac"), "--release", "17", "-d", str(classes),
-                           str(Path(src, "deploy/kubernetes/demo/Demo.java"))], check=True)
+        classes.mkdir()
+        (work / "Started.java").write_text(copy_step.STARTED)
+        dt.subprocess.run([str(jdks[0] / "bin/javac"), "--release", "8", "-Xlint:-options", "-d", str(classes),
+                           str(src / "deploy/kubernetes/demo/Demo.java"), str(work / "Started.java")], check=True)
         try:
             bundle, tag, config = dt.unpack_image(archive, work)
             check_image_config(config, tag, version)
-            check_rootfs(bundle / "rootfs")
+            rootfs = bundle / "rootfs"
+            copy_step.check_rootfs(rootfs, src)
+            init, container, volume_spec = copy_step.webhook_pod(runc, injector_archive, work)
+            env = copy_step.java_env(container)
             volume = work / "volume"
             volume.mkdir()
             volume.chmod(0o777)  # an emptyDir
-            run_copy(runc, bundle, volume)
+            code, out = copy_step.run_init(runc, rootfs, init, volume, work, "copy")
+            if code != 0:
+                dt.fail(f"the copy step exited {code}: {out}")
+            print(f"copy step: {out.strip()}")
+            check_copy(rootfs, volume, volume_spec["emptyDir"]["sizeLimit"])
             check_ldd(volume)
             for jdk in jdks:
-                run_jvm(runc, work, jdk, volume, classes)
+                JvmContainer(runc, work, jdk, env, classes).serve(volume)
+            # The failures are the copy step's and the loader's, not the JDK's.
+            copy_step.failures(runc, rootfs, init, work, JvmContainer(runc, work, jdks[0], env, classes).run, doc)
         finally:
             runc.cleanup()
-    print("image_test: 1 passed, 0 failed")
+    print("image_test: passed")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
     main(*sys.argv[1:])

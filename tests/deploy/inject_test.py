@@ -7,7 +7,8 @@ For the kustomize demo (deploy/kubernetes/demo) and the Helm example app
 image (its own command, its mounts, user and read-only root) and fills an
 emptyDir directory; then the rendered Java container starts in a JDK-only
 root filesystem with the rendered env (expanded as the kubelet expands it)
-and mounts, and its /metrics answers. The only change to what was rendered:
+and mounts, and its /metrics answers; the rendered init container in an
+image without the copy step says so. The only change to what was rendered:
 the agent listens on 127.0.0.1 on a free port (port=0, portfile) instead of
 0.0.0.0:9404, so tests never clash or reach out.
 
@@ -83,6 +84,26 @@ def run_init(runc, image_bundle, image_tag, init, dirs, tag):
     if code != 0:
         dt.fail(f"{tag}: init container exited {code}: {out}")
     print(f"{tag}: init container copied {sorted(p.name for p in dirs['jvmsight-agent'].iterdir())}")
+
+
+def check_older_image(runc, image_bundle, init, tag):
+    """The rendered command in an image without the copy step (an older one,
+    or a node's stale copy of the tag): exits 1 with the line
+    docs/KUBERNETES.md quotes, never copying a bundle the Java container's
+    JAVA_TOOL_OPTIONS might not find."""
+    bundle = image_bundle.parent / f"{tag}-older"
+    shutil.copytree(image_bundle, bundle, symlinks=True)
+    (bundle / "rootfs/bin/jvmsight-copy").unlink()
+    config = json.loads((bundle / "config.json").read_text())
+    config["process"].update(terminal=False, args=init["command"] + init.get("args", []))
+    (bundle / "config.json").write_text(json.dumps(config))
+    code, out = runc.run(bundle, timeout=60)
+    line = "jvmsight: the init container image is not a jvmsight-agent image of this release"
+    if code != 1 or line not in out:
+        dt.fail(f"{tag}: the rendered init container in an older image exited {code}: {out}")
+    if init.get("terminationMessagePolicy") != "FallbackToLogsOnError":
+        dt.fail(f"{tag}: the init container's line would not be its termination message: {init}")
+    print(f"{tag}: in an image without the copy step, the init container exits 1: {out.strip()}")
 
 
 def run_app(runc, work, jdk, container, dirs, tag, args, attributes=None):
@@ -171,6 +192,8 @@ def main(src, tools, archive, version):
                 spec = dep["spec"]["template"]["spec"]
                 dirs = volume_dirs(objs, spec, work, tag)
                 init = next(i for i in spec["initContainers"] if i["name"] == "jvmsight-agent")
+                if tag in ("demo-" + jdks[0].name, "helm-example"):
+                    check_older_image(runc, image_bundle, init, tag)
                 run_init(runc, image_bundle, image_tag, init, dirs, tag)
                 run_app(runc, work, jdk, spec["containers"][0], dirs, tag, args)
         finally:

@@ -185,6 +185,13 @@ def cases(inj):
     patch, warnings = inj.review(pod({"jvmsight.io/inject": "true", "jvmsight.io/options": "details=maybe"},
                                      [java("app")]), uid="uid-7")
     expect(patch is None and any("jvmsight.io/options" in w for w in warnings), f"bad options: {patch} {warnings}")
+    # A container mounting a volume at /jvmsight already: a second mount there
+    # would make the API server refuse the pod, so it is left out, with a warning.
+    c = java("app")
+    c["volumeMounts"].append({"name": "src", "mountPath": "/jvmsight/"})
+    patch, warnings = inj.review(pod({"jvmsight.io/inject": "true"}, [c]), uid="uid-9")
+    expect(patch is None and any("mounts a volume at /jvmsight already" in w for w in warnings),
+           f"mount path taken: {patch} {warnings}")
     # Garbage: 400, and the server serves on.
     for garbage in (b"{not json", b"[]", b'{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}'):
         status, _ = inj.request("/mutate", garbage)
@@ -192,10 +199,10 @@ def cases(inj):
     expect(inj.get("/readyz")[0] == 200, "not ready after garbage")
     patch, _ = inj.review(pod({"jvmsight.io/inject": "true"}, [java("app")]), uid="uid-8")
     expect(patch is not None, "no patch after garbage")
-    return patched, {"reviews_total": 11, "injections_total": 3,
+    return patched, {"reviews_total": 12, "injections_total": 3,
                      'skips_total{reason="already_injected"}': 1, 'skips_total{reason="not_opted_in"}': 1,
                      'skips_total{reason="opted_out"}': 1, 'skips_total{reason="invalid_options"}': 1,
-                     'skips_total{reason="no_container"}': 1, 'errors_total{kind="malformed"}': 3,
+                     'skips_total{reason="no_container"}': 2, 'errors_total{kind="malformed"}': 3,
                      'errors_total{kind="internal"}': 0}
 
 

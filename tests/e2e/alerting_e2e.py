@@ -20,8 +20,9 @@ Checks, in order:
   4. every query of deploy/grafana/jvmsight-dashboard.json, variables substituted as Grafana
      does, returns data with a finite value (virtual-thread queries need a JDK 21+: without
      one they are skipped and the output says so); the job/instance variables list both JVMs;
-  5. the deadlocked JVM is killed: JvmsightAgentDown fires for it, JvmDeadlocked resolves;
-  6. throughout, the healthy JVM has no alert at all (any state), and none was delivered for it.
+  5. the deadlocked JVM is told to collect back to back (System.gc()): JvmStoppedTooLong fires for it;
+  6. the deadlocked JVM is killed: JvmsightAgentDown fires for it, JvmDeadlocked resolves;
+  7. throughout, the healthy JVM has no alert at all (any state), and none was delivered for it.
 """
 import argparse
 import copy
@@ -524,7 +525,21 @@ def main():
         if healthy_alerts():
             problems.append(f"healthy JVM has alerts: {healthy_alerts()}")
 
-        # 5. A silent agent cannot hide the deadlock.
+        # 5. A JVM that stands still for safepoints fires JvmStoppedTooLong. Its window is 5 minutes
+        #    (not shortened), so it takes 30 s stopped: System.gc() back to back is the fastest way.
+        dead.send("stop")
+        dead.line("STOPPING", 30)
+        storm = time.monotonic()
+
+        def stopped_firing():
+            return next((a for a in prometheus.alerts() if a["labels"].get("alertname") == "JvmStoppedTooLong"
+                         and a["state"] == "firing" and a["labels"].get("instance") == dead_instance), None)
+
+        stopped = wait_until("JvmStoppedTooLong firing", stopped_firing, args.for_seconds + 90, 0.2)
+        say(f"JvmStoppedTooLong firing {time.monotonic() - storm:.1f} s after the collections began: "
+            f"{stopped['annotations'].get('summary')}")
+
+        # 6. A silent agent cannot hide the deadlock.
         dead.kill()
         killed = time.monotonic()
         say("deadlocked JVM killed")
@@ -538,7 +553,7 @@ def main():
         wait_until("JvmDeadlocked to resolve once the series went stale",
                    lambda: not deadlock_alerts(dead_instance), 30, 0.2)
 
-        # 6. The healthy JVM, all along.
+        # 7. The healthy JVM, all along.
         if healthy_alerts():
             problems.append(f"healthy JVM has alerts: {healthy_alerts()}")
         to_healthy = [a for _, _, a in webhook.alerts() if a["labels"].get("instance") == healthy_instance]

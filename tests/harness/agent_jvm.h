@@ -29,12 +29,4 @@ struct AgentJvm {
   std::string report(const std::string& prefix = "THREADS");
 };
 
-// The JDKs a suite runs on (a JdkRange: system_jdks(), all_jdks(),
-// all_jdks().from(21)...) as gtest parameters, named jdk17, jdk25...
-// Written once, beside the suite's fixture.
-#define JVMSIGHT_JDKS(suite, range)                                                                                \
-  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn((range).list()),                                       \
-                           [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
-  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
-
 }  // namespace jvmsight::test

@@ -7,6 +7,8 @@
 //   <roots>/<other>/usr/lib/jvm/* run with chroot into <other> (a Debian 13
 //                                root for JDK 8 and 21, which need glibc 2.38).
 // Each suite says which of them it runs on (JdkRange; docs/TESTING.md).
+#include <gtest/gtest.h>
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -41,6 +43,14 @@ class JdkRange {
 };
 inline JdkRange system_jdks() { return JdkRange(false, 0); }
 inline JdkRange all_jdks() { return JdkRange(true, 0); }
+
+// The JDKs a suite runs on (a JdkRange: system_jdks(), all_jdks(),
+// all_jdks().from(21)...) as gtest parameters, named jdk17, jdk25...
+// Written once, beside the suite's fixture.
+#define JVMSIGHT_JDKS(suite, range)                                                                                \
+  INSTANTIATE_TEST_SUITE_P(Jdks, suite, ::testing::ValuesIn((range).list()),                                       \
+                           [](const ::testing::TestParamInfo<::jvmsight::test::Jdk>& i) { return i.param.name; }); \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(suite)
 // How gtest prints a Jdk parameter.
 inline void PrintTo(const Jdk& jdk, std::ostream* os) {
   *os << jdk.name << " (" << (jdk.root.empty() ? "" : jdk.root + " : ") << jdk.home << ")";

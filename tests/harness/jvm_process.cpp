@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,13 @@ TempDir::TempDir() {
 
 TempDir::~TempDir() {
   if (!getenv("JVMSIGHT_KEEP_TEST_FILES")) std::system(("rm -rf '" + dir_ + "'").c_str());
+}
+
+std::string write_secret(const TempDir& dir, const std::string& name, const std::string& text, mode_t mode) {
+  std::string path = dir.path(name);
+  std::ofstream(path) << text;
+  chmod(path.c_str(), mode);
+  return path;
 }
 
 namespace {

@@ -34,6 +34,10 @@ class TempDir {
   std::string dir_;
 };
 
+// Writes text to dir/name with these permissions (a credentials file,
+// 0600 unless a test wants it readable by others); returns the path.
+std::string write_secret(const TempDir& dir, const std::string& name, const std::string& text, mode_t mode = 0600);
+
 class Process {
  public:
   // argv[0] is the program (absolute path). env: extra variables; a value of

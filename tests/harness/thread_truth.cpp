@@ -34,7 +34,15 @@ std::string request_report(Process& fixture, const std::string& prefix) {
 std::string threads_agree(Process& fixture, int port, const std::vector<std::string>& keys) {
   std::string diff;
   for (int attempt = 0; attempt < 10; ++attempt) {
-    auto seen = agent_thread_view(PromScrape(http_get(port, "/metrics").body));
+    // A 503 (the agent thread late, as a cold emulated JVM can be) is no
+    // view: ask again, as a scraper would at its next interval.
+    HttpResult scrape = http_get(port, "/metrics");
+    if (scrape.status != 200) {
+      diff = "scrape answered " + std::to_string(scrape.status);
+      std::this_thread::sleep_for(200ms);
+      continue;
+    }
+    auto seen = agent_thread_view(PromScrape(scrape.body));
     std::string line = request_report(fixture);
     if (line.empty()) return "fixture gave no report";
     auto truth = parse_report(line);

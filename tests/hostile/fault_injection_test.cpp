@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "exporters/http/http_server.h"
+#include "tests/harness/endpoints.h"
 #include "tests/harness/http_client.h"
 #include "tests/harness/jvm_process.h"
 #include "tests/hostile/failing_new.h"
@@ -26,7 +27,7 @@ namespace {
 using namespace std::chrono_literals;
 
 std::vector<HttpRoute> routes() {
-  return {{"/metrics", [](const HttpRequest&) { return HttpResponse{200, plain_content_type, "up 1\n"}; }, ""}};
+  return {route("/metrics", [](const HttpRequest&) { return HttpResponse{200, plain_content_type, "up 1\n"}; })};
 }
 
 bool serves(int port, std::chrono::milliseconds timeout = 5s) {

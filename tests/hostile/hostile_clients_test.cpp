@@ -13,6 +13,7 @@
 
 #include "exporters/http/http_server.h"
 #include "exporters/prometheus/metrics_endpoint.h"
+#include "tests/harness/endpoints.h"
 #include "tests/harness/http_client.h"
 #include "tests/harness/test_ca.h"
 #include "tests/hostile/attacker.h"
@@ -26,11 +27,12 @@ using Clock = std::chrono::steady_clock;
 constexpr int hostile_connections = 1000;
 
 std::vector<HttpRoute> metrics_routes() {
-  return {metrics_endpoint([] {
+  static MetricsFrom metrics([] {
     MetricFamilies f;
     add_sample(add_uncatalogued_family(f, "jvmsight_up_like", MetricType::gauge, "h"), 1);
     return std::optional<MetricFamilies>(f);
-  })};
+  });
+  return {metrics_endpoint(metrics)};
 }
 
 std::unique_ptr<HttpServer> serve(HttpServerConfig config) {

@@ -31,7 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * and reach for the other's; prints "DEADLOCKED entered_ms=<T> confirmed_ms=<C>
  * threads=dl-a,dl-b": T is the wall clock (ms) when the second thread
  * reached for its second lock (the moment the deadlock exists), C when
- * ThreadMXBean.findDeadlockedThreads first reported it. "exit" ends.
+ * ThreadMXBean.findDeadlockedThreads first reported it. "stop" starts a
+ * thread that collects back to back (System.gc(): full stop-the-world
+ * collections, so the JVM stands still nearly all the time) and prints
+ * "STOPPING". "exit" ends.
  */
 public class AlertingWorkload {
     static final class Ledger { long entries; }
@@ -89,7 +92,10 @@ public class AlertingWorkload {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         for (String cmd; (cmd = in.readLine()) != null; ) {
             if (cmd.equals("deadlock")) System.out.println(deadlock());
-            else if (cmd.equals("exit")) break;
+            else if (cmd.equals("stop")) {
+                start("safepoint-storm", () -> { while (true) System.gc(); });
+                System.out.println("STOPPING");
+            } else if (cmd.equals("exit")) break;
             System.out.flush();
         }
         System.exit(0);

@@ -75,7 +75,16 @@ jvmsight.number.
 - name: jvmsight-agent
   image: {{ include "jvmsight.image" $v | quote }}
   imagePullPolicy: {{ $v.image.pullPolicy }}
-  # The image's default command copies the agent into /jvmsight and exits.
+  # The image's copy step places the agent in /jvmsight and exits; an image
+  # without it says so (the same command as the injector's and the
+  # kustomize component's; docs/KUBERNETES.md).
+  command:
+    - /bin/busybox
+    - sh
+    - -c
+    - "[ -f /bin/jvmsight-copy ] && exec /bin/busybox sh /bin/jvmsight-copy; echo 'jvmsight: the init container image is not a jvmsight-agent image of this release (no /bin/jvmsight-copy): use the agent image of the injector or chart that added it, and re-pull it where a node has an older copy of the tag' >&2; exit 1"
+  # Its last line (why a copy failed) becomes the termination message.
+  terminationMessagePolicy: FallbackToLogsOnError
   volumeMounts:
     - name: jvmsight-agent
       mountPath: /jvmsight

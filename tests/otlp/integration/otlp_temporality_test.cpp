@@ -16,7 +16,7 @@ namespace jvmsight::test {
 namespace {
 
 namespace pb = opentelemetry::proto::metrics::v1;
-using Param = std::tuple<Jdk, std::string>;  // JDK, protocol
+using Param = JdkAndProtocol;
 
 std::string gc_name(const pb::HistogramDataPoint& p) {
   for (const auto& kv : p.attributes())
@@ -25,6 +25,11 @@ std::string gc_name(const pb::HistogramDataPoint& p) {
 }
 
 class OtlpTemporality : public ::testing::TestWithParam<Param> {};
+INSTANTIATE_TEST_SUITE_P(Jdks, OtlpTemporality,
+                         ::testing::Combine(::testing::ValuesIn(system_jdks().list()),
+                                            ::testing::Values("grpc", "http/protobuf")),
+                         jdk_and_protocol_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OtlpTemporality);
 
 TEST_P(OtlpTemporality, DeltaSummedOverTimeEqualsTheCumulativeCount) {
   const auto& [jdk, protocol] = GetParam();
@@ -73,14 +78,6 @@ TEST_P(OtlpTemporality, DeltaSummedOverTimeEqualsTheCumulativeCount) {
   }
   EXPECT_EQ(diff, "");
 }
-
-INSTANTIATE_TEST_SUITE_P(Jdks, OtlpTemporality,
-                         ::testing::Combine(::testing::ValuesIn(system_jdks().list()),
-                                            ::testing::Values("grpc", "http/protobuf")),
-                         [](const ::testing::TestParamInfo<Param>& i) {
-                           return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
-                         });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OtlpTemporality);
 
 }  // namespace
 }  // namespace jvmsight::test

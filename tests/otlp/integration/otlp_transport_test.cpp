@@ -51,6 +51,10 @@ class OtlpTransport : public ::testing::TestWithParam<std::string> {
   const std::string& protocol() const { return GetParam(); }
   const Jdk& jdk() const { return system_jdks().list().front(); }
 };
+INSTANTIATE_TEST_SUITE_P(Protocols, OtlpTransport, ::testing::Values("grpc", "http/protobuf"),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           return i.param == "grpc" ? std::string("grpc") : std::string("http");
+                         });
 
 // https endpoint, the private CA in _CERTIFICATE, a client certificate the
 // receiver requires: data arrives. Without the client certificate, nothing
@@ -275,11 +279,6 @@ TEST_P(OtlpTransport, VanishedReceiverDoesNotDelayExit) {
   EXPECT_EQ(*status, 0);
   EXPECT_LT(ms_between(start, Clock::now()), 2500);
 }
-
-INSTANTIATE_TEST_SUITE_P(Protocols, OtlpTransport, ::testing::Values("grpc", "http/protobuf"),
-                         [](const ::testing::TestParamInfo<std::string>& i) {
-                           return i.param == "grpc" ? std::string("grpc") : std::string("http");
-                         });
 
 }  // namespace
 }  // namespace jvmsight::test

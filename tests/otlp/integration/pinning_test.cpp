@@ -80,6 +80,7 @@ Pins pushed_pins(const OtlpReceiver& receiver) {
 }
 
 class VirtualThreadPinning : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(VirtualThreadPinning, all_jdks());
 
 TEST_P(VirtualThreadPinning, CountsAndDurationsMatchJfr) {
   const Jdk& jdk = GetParam();
@@ -159,10 +160,6 @@ TEST_P(VirtualThreadPinning, AttachedLaterSaysWhyItIsAbsent) {
   EXPECT_NE(p.err().find(line), std::string::npos) << p.err();
   EXPECT_EQ(PromScrape(http_get(*port, "/metrics").body).type_of(family), "");
 }
-
-INSTANTIATE_TEST_SUITE_P(Jdks, VirtualThreadPinning, ::testing::ValuesIn(all_jdks().list()),
-                         [](const ::testing::TestParamInfo<Jdk>& i) { return i.param.name; });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(VirtualThreadPinning);
 
 }  // namespace
 }  // namespace jvmsight::test

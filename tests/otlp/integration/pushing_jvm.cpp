@@ -10,6 +10,10 @@ const Jdk& jdk17() {
   return system_jdks().list().front();
 }
 
+std::string jdk_and_protocol_name(const ::testing::TestParamInfo<JdkAndProtocol>& i) {
+  return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
+}
+
 std::unique_ptr<OtlpReceiver> start_receiver(const std::string& protocol, const TlsFiles* tls) {
   return protocol == "grpc" ? start_grpc_receiver(tls) : start_http_receiver(tls);
 }

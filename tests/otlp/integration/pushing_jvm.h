@@ -1,9 +1,12 @@
 #pragma once
 // What the OTLP integration tests share: a real JVM with the agent pushing
 // to a receiver on loopback, and lookups in what arrived.
+#include <gtest/gtest.h>
+
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/harness/jvm_process.h"
@@ -36,5 +39,17 @@ struct PushingJvm {
 std::map<std::string, std::string> push_env(const OtlpReceiver& r, const std::string& protocol);
 
 const opentelemetry::proto::metrics::v1::Metric* find_metric(const MetricsRequest& r, const std::string& name);
+
+// OTLP push end to end on every JDK and both protocols (its tests are in
+// otlp_push_test.cpp and otlp_push_spans_logs_test.cpp, instantiated in
+// the former).
+using JdkAndProtocol = std::tuple<Jdk, std::string>;  // JDK, "grpc" or "http/protobuf"
+// "jdk17_grpc", "jdk25_http": the test instance's name.
+std::string jdk_and_protocol_name(const ::testing::TestParamInfo<JdkAndProtocol>& i);
+class OtlpPush : public ::testing::TestWithParam<JdkAndProtocol> {
+ protected:
+  const Jdk& jdk() const { return std::get<0>(GetParam()); }
+  const std::string& protocol() const { return std::get<1>(GetParam()); }
+};
 
 }  // namespace jvmsight::test

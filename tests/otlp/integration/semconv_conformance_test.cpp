@@ -25,7 +25,7 @@ namespace jvmsight::test {
 namespace {
 
 namespace pb = opentelemetry::proto::metrics::v1;
-using Param = std::tuple<Jdk, std::string>;  // JDK, protocol
+using Param = JdkAndProtocol;
 
 // The package's constants: `const NAME = "value";`, each after its doc
 // comment (which says @deprecated for deprecated ones).
@@ -207,6 +207,11 @@ class SemconvConformance : public ::testing::TestWithParam<Param> {
   const Jdk& jdk() const { return std::get<0>(GetParam()); }
   const std::string& protocol() const { return std::get<1>(GetParam()); }
 };
+INSTANTIATE_TEST_SUITE_P(Jdks, SemconvConformance,
+                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
+                                            ::testing::Values("grpc", "http/protobuf")),
+                         jdk_and_protocol_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SemconvConformance);
 
 TEST_P(SemconvConformance, EveryExportMatchesTheConventionsAndTheCatalogue) {
   ASSERT_FALSE(semconv().stable_metrics.empty()) << "semantic conventions package not read from " JVMSIGHT_SEMCONV_DIR;
@@ -329,14 +334,6 @@ TEST_P(SemconvConformance, GcCauseOnRequest) {
   EXPECT_TRUE(causes.count("System.gc()")) << seen << jvm.process->err();
   EXPECT_EQ(check_export(receiver->received().back().request), "");
 }
-
-INSTANTIATE_TEST_SUITE_P(Jdks, SemconvConformance,
-                         ::testing::Combine(::testing::ValuesIn(all_jdks().list()),
-                                            ::testing::Values("grpc", "http/protobuf")),
-                         [](const ::testing::TestParamInfo<Param>& i) {
-                           return std::get<0>(i.param).name + "_" + (std::get<1>(i.param) == "grpc" ? "grpc" : "http");
-                         });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SemconvConformance);
 
 }  // namespace
 }  // namespace jvmsight::test
