@@ -21,7 +21,12 @@ class JvmtiThreadSource : public ThreadSource {
   // pools: where the walk also counts each thread's state by pool; may be null.
   JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx,
                     const VirtualThreadCensus& census, bool native_states, ThreadPools* pools)
-      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), census_(census), native_states_(native_states),
+      : jvmti_(jvmti),
+        jni_(jni),
+        roster_(roster),
+        mx_(mx),
+        census_(census),
+        native_states_(native_states),
         pools_(pools) {}
   bool count_states(ThreadStateCounts& out) override;
   std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
