@@ -26,6 +26,8 @@
 # Duration: about 17 s per server run, 10-15 s per park or skynet run, so
 # about a minute per configuration, JDK and round: at 7 rounds, the 7
 # default configurations and two JDKs about 100 minutes (DECOMPOSE=1: 150).
+# bench/run.sh vthreads (none, floor, jvmsight; WARM_S=4 MEASURE_S=8): about
+# 35 minutes, estimated (one round took 8 minutes under a load average of 8).
 # Usage: bench/vt_overhead.sh [rounds=7] [workload...]   (default: all four)
 #   JDKS="25 21" restricts the JDKs (feature numbers); CONFIGS="none floor
 #   jvmsight,pinning=off" picks configurations (names as in all_configs, or
@@ -239,7 +241,7 @@ done
 # throughput relative to the floor, and every run.
 md=$work/section.md
 {
-  echo "\`bench/vt_overhead.sh $rounds ${workloads[*]}\` ($started, $(nproc) CPUs, load average before: $load_before,"
+  echo "\`${JDKS:+JDKS=\"$JDKS\" }${CONFIGS:+CONFIGS=\"$CONFIGS\" }${DECOMPOSE:+DECOMPOSE=$DECOMPOSE }$([ "$WARM_S/$MEASURE_S" = 5/10 ] || echo "WARM_S=$WARM_S MEASURE_S=$MEASURE_S ")bench/vt_overhead.sh $rounds ${workloads[*]}\` ($started, $(nproc) CPUs, load average before: $load_before,"
   echo "after: $(cut -d' ' -f1-3 /proc/loadavg)). Medians of $rounds interleaved runs; \"x floor\" is throughput"
   echo "relative to the do-nothing agent (requests a second divided, or times inverted: below 1.00 is slower);"
   echo "in parentheses also the CPU the JVM used while measured (servers: share of all cores; skynet and park:"
