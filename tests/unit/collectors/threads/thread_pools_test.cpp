@@ -203,7 +203,9 @@ TEST(ThreadPools, NoCounterEverGoesBack) {
     Walked w = scrape(pools, walk);
     EXPECT_LE(w.cpu.size(), 4u);
     for (const auto& [pool, v] : w.cpu) {
-      if (last.count(pool)) EXPECT_GE(v, last[pool]) << pool << " went back in round " << round;
+      if (last.count(pool)) {
+        EXPECT_GE(v, last[pool]) << pool << " went back in round " << round;
+      }
     }
     last = w.cpu;
     double threads = 0;
