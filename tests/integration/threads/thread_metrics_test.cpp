@@ -90,7 +90,9 @@ TEST_P(ThreadMetrics, AllSixStatesAlwaysPresentAndTypesRight) {
   EXPECT_EQ(info[0].labels["jdk"].rfind(version_prefix, 0), 0u) << info[0].labels["jdk"];
   // Before JDK 21 no virtual threads, said so (VirtualThreads counts them on 21+).
   EXPECT_EQ(s.value("jvmsight_virtual_threads_supported"), f >= 21 ? 1.0 : 0.0);
-  if (f < 21) EXPECT_FALSE(s.value("jvmsight_virtual_threads_live"));
+  if (f < 21) {
+    EXPECT_FALSE(s.value("jvmsight_virtual_threads_live"));
+  }
 }
 
 }  // namespace
