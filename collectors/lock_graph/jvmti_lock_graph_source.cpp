@@ -28,7 +28,7 @@ size_t add_juc_lock(std::vector<ScanLock>& locks, jobject blocker, jthread owner
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                                            std::atomic<bool>* blocked_anew, BlockedCountReader* blocked_counts,
-                                           const VirtualThreadCounter* virtual_threads)
+                                           const VirtualThreadCensus* virtual_threads)
     : jvmti_(jvmti),
       jni_(jni),
       roster_(roster),
@@ -205,7 +205,9 @@ size_t JvmtiLockGraphSource::juc_lock_of(const ScanPlan& p, size_t k, jthread t,
 
 bool JvmtiLockGraphSource::add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
                                                std::chrono::steady_clock::time_point now) {
-  const uint64_t live = virtual_threads_ ? virtual_threads_->live() : 0;
+  // Uncounted (a JDK whose containers the census cannot read): walked
+  // anyway, spaced out like any walk.
+  const uint64_t live = virtual_threads_ ? virtual_threads_->live(jni_).value_or(ScanPlanner::max_virtual_walked) : 0;
   // None, or too many to walk ever: no virtual waits are seen, none stand.
   if (live == 0 || live > ScanPlanner::max_virtual_walked) return true;
   if (!planner_.virtual_walk_due(live, now)) return false;

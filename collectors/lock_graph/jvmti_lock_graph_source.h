@@ -16,7 +16,7 @@
 #include "collectors/lock_graph/scan_observer.h"
 #include "collectors/lock_graph/scan_planner.h"
 #include "collectors/threads/thread_roster.h"
-#include "collectors/threads/virtual_thread_counter.h"
+#include "collectors/threads/virtual_thread_census.h"
 
 namespace jvmsight {
 
@@ -35,11 +35,11 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
   // blocked_counts: the JVM's per-thread contended entries (null: every
   // blocked thread's edge is read at every fresh check).
-  // virtual_threads: while it counts live ones (JDK 21+), the background check
-  // also looks for virtual threads parked on owned j.u.c. locks.
+  // virtual_threads (JDK 21+; null before): while virtual threads are live,
+  // the background check also looks for those parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                        std::atomic<bool>* blocked_anew, BlockedCountReader* blocked_counts = nullptr,
-                       const VirtualThreadCounter* virtual_threads = nullptr);
+                       const VirtualThreadCensus* virtual_threads = nullptr);
   bool ready() const { return ready_; }
   // The Java pass, which also reads every thread's status word in one call:
   // the agent hands it to the roster for the thread-state walk. Null when
@@ -82,7 +82,7 @@ class JvmtiLockGraphSource : public LockGraphSource {
   ThreadRoster& roster_;
   bool ready_ = false;
   uint64_t roster_version_ = 0;  // the list the Java pass and remembered edges refer to
-  const VirtualThreadCounter* virtual_threads_;
+  const VirtualThreadCensus* virtual_threads_;
   std::atomic<bool>* blocked_anew_;
   ScanPlanner planner_;
   JvmLockLookup lookup_;

@@ -186,6 +186,14 @@ TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
   expect_error("pinning=maybe", "pinning");
 }
 
+// Off by default: asking for it costs every virtual thread (OPTIONS.md).
+TEST(ThreadOptions, VirtualThreadStartsOffUnlessAsked) {
+  EXPECT_FALSE(parse_options("").options.virtual_thread_starts);
+  EXPECT_TRUE(parse_options("virtual_thread_starts=on").options.virtual_thread_starts);
+  EXPECT_FALSE(parse_options("virtual_thread_starts=off").options.virtual_thread_starts);
+  expect_error("virtual_thread_starts=yes", "virtual_thread_starts");
+}
+
 TEST(ThreadOptions, ThreadPoolsIsACapOrOff) {
   EXPECT_EQ(parse_options("").options.thread_pools, 50);
   EXPECT_EQ(parse_options("thread_pools=200").options.thread_pools, 200);
