@@ -88,7 +88,8 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     log::set_level(parsed.options.log_level);
 
     auto* agent = new Agent(jvmti, std::move(parsed.options));
-    agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live));
+    agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live),
+                                                agent->options_.virtual_thread_starts);
     agent->contention_.open_profile_env(vm);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
@@ -117,7 +118,7 @@ EventSinks Agent::event_sinks() {
   EventSinks sinks;
   sinks.threads = &threads_.roster();
   if (options_.thread_pools > 0) sinks.ended_threads = &threads_.ended_threads();
-  sinks.virtual_threads = &threads_.virtual_threads();
+  sinks.virtual_threads = &threads_.virtual_starts();
   sinks.gc_pauses = &gc_.pauses();
   sinks.contention = &contention_.recorder();
   sinks.pinning = &threads_.pinning();

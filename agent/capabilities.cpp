@@ -32,15 +32,23 @@ void add_virtual_thread_support(jvmtiCapabilities& caps) {
   bytes[bit / 8] |= static_cast<unsigned char>(1u << (bit % 8));
 }
 
-Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints, bool want_virtual_thread_starts) {
   jvmtiCapabilities potential{};
   Capabilities granted;
   if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
+  // A JVM that could support virtual threads has them (JDK 21+). The
+  // capability itself makes HotSpot report every mount and unmount to JVM TI
+  // (up to 15% of a virtual-thread workload: docs/BENCHMARKS.md), and
+  // nothing but VirtualThreadStart needs it: breakpoints, monitor events,
+  // thread-local storage and the thread queries work on virtual threads
+  // without it (JDK 21 and 25, checked).
+  granted.virtual_threads = has_virtual_thread_support(potential);
   jvmtiCapabilities wanted{};
-  if (has_virtual_thread_support(potential)) add_virtual_thread_support(wanted);
-  if (has_virtual_thread_support(potential) && want_breakpoints) {
+  if (granted.virtual_threads && want_virtual_thread_starts) add_virtual_thread_support(wanted);
+  if (granted.virtual_threads && want_breakpoints) {
     // Only where virtual threads can pin: the pinning probes (and GetBytecodes
-    // to place them). Breakpoints cost only the methods they are set in.
+    // to place them). HotSpot then keeps locals live in compiled code, as
+    // for a debugger: pinning=off leaves it out (docs/METRICS.md).
     wanted.can_generate_breakpoint_events = potential.can_generate_breakpoint_events;
     wanted.can_get_bytecodes = potential.can_get_bytecodes;
   }
@@ -50,13 +58,14 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
   wanted.can_get_monitor_info = potential.can_get_monitor_info;
   wanted.can_generate_monitor_events = potential.can_generate_monitor_events;
   wanted.can_tag_objects = potential.can_tag_objects;
-  // Contention profiles name frames by file and line; neither costs at run time.
+  // Contention profiles and lock-order call sites name frames by file and
+  // line (no cost: HotSpot keeps both anyway).
   wanted.can_get_line_numbers = potential.can_get_line_numbers;
   wanted.can_get_source_file_name = potential.can_get_source_file_name;
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
   jvmtiCapabilities have{};
   if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
-  granted.virtual_threads = has_virtual_thread_support(have);
+  granted.virtual_thread_starts = has_virtual_thread_support(have);
   granted.gc_events = have.can_generate_garbage_collection_events;
   granted.contended_monitor = have.can_get_current_contended_monitor;
   granted.owned_monitors = have.can_get_owned_monitor_info;
@@ -64,7 +73,7 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
   granted.monitor_events = have.can_generate_monitor_events;
   granted.tag_objects = have.can_tag_objects;
   granted.breakpoints = have.can_generate_breakpoint_events && have.can_get_bytecodes;
-  granted.breakpoints_refused = has_virtual_thread_support(potential) && want_breakpoints && !granted.breakpoints;
+  granted.breakpoints_refused = granted.virtual_threads && want_breakpoints && !granted.breakpoints;
   return granted;
 }
 

@@ -63,9 +63,10 @@ void ContentionSignal::build_profiles(JNIEnv* jni, ThreadSignal& threads, Parked
   if (serves_block_profile() && parked == nullptr)
     log::info("the lock scan's Java pass does not run here: /debug/pprof/block has nothing to serve");
   if (serves_block_profile() && parked != nullptr) {
-    const VirtualThreadCounter& virtual_threads = threads.virtual_threads();
-    block_profile_ = std::make_unique<BlockProfile>(jvmti_, jni, threads.roster(), *parked,
-                                                    virtual_threads.supported() ? &virtual_threads : nullptr);
+    const VirtualThreadCensus& census = threads.virtual_census();
+    block_profile_ =
+        std::make_unique<BlockProfile>(jvmti_, jni, threads.roster(), *parked,
+                                       capabilities_.virtual_threads && census.available() ? &census : nullptr);
   }
   if (!mutex_profile_ && !block_profile_) return;
   profile_collector_ = std::make_unique<ProfileCollector>(mutex_profile_.get(), block_profile_.get());

@@ -3,7 +3,9 @@
 // capabilities were granted, else ThreadMXBean), the scrape-time lock queue
 // metrics, and the background deadlock check. Each newly confirmed deadlock
 // is described once (DeadlockReports) and handed to every DeadlockSink;
-// /deadlocks asks for the current ones.
+// /deadlocks asks for the current ones. With the JVM TI source the check
+// also shows its waits to LockWaitWatch: lock-order inversions and threads
+// stuck on a lock, handed to the same sinks after each check.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -20,6 +22,7 @@
 #include "collectors/lock_graph/deadlock_reports.h"
 #include "collectors/lock_graph/lock_graph_source.h"
 #include "collectors/lock_graph/lock_queue_collector.h"
+#include "collectors/lock_graph/lock_wait_watch.h"
 #include "collectors/lock_graph/parked_thread_scan.h"
 #include "collectors/threads/thread_roster.h"
 #include "model/deadlock_sink.h"
@@ -43,8 +46,9 @@ class DeadlockSignal {
   void schedule(AgentThread& thread, ContentionSignal& contention);
   // Agent thread, once, after the threads and contention signals.
   void build(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention, CollectorSet& collectors);
-  // /deadlocks: the confirmed deadlocks as of the last check, described now.
-  std::vector<DeadlockReport> current_reports();
+  // /deadlocks: the confirmed deadlocks as of the last check, described now,
+  // and the known lock-order inversions.
+  DeadlocksPage current_page();
   // After build: the JVM TI source's Java pass, which reads every thread's
   // status word in one call (null with the ThreadMXBean fallback, or when
   // the Java pass cannot run here).
@@ -56,6 +60,8 @@ class DeadlockSignal {
  private:
   void build_source(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention);
   void confirmed(const DeadlockCycle& cycle);
+  // After a check: new inversions and newly stuck threads to the sinks.
+  void report_warnings();
 
   jvmtiEnv* jvmti_;
   const Options& options_;
@@ -67,6 +73,7 @@ class DeadlockSignal {
   std::unique_ptr<LockQueueCollector> queues_;
   std::unique_ptr<DeadlockReports> reports_;
   std::unique_ptr<DeadlockDetector> detector_;
+  std::unique_ptr<LockWaitWatch> watch_;  // null: the ThreadMXBean fallback, or no check
 };
 
 }  // namespace jvmsight

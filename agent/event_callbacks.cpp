@@ -10,9 +10,8 @@
 namespace jvmsight {
 namespace {
 
-// JDK 21+ events, missing from the JDK 17 jvmti.h we build against.
+// JDK 21+ event, missing from the JDK 17 jvmti.h we build against.
 constexpr auto event_virtual_thread_start = static_cast<jvmtiEvent>(87);
-constexpr auto event_virtual_thread_end = static_cast<jvmtiEvent>(88);
 
 // The JDK 21 callback table is the JDK 17 one plus two slots; a JDK 17 VM
 // copies only the part it knows.
@@ -47,8 +46,8 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
 void JNICALL on_gc_start(jvmtiEnv*) { sinks.gc_pauses->on_start(); }
 void JNICALL on_gc_finish(jvmtiEnv*) { sinks.gc_pauses->on_finish(); }
 
+// Only with virtual_thread_starts=on: it needs can_support_virtual_threads.
 void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtual_threads->on_start(); }
-void JNICALL on_virtual_thread_end(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtual_threads->on_end(); }
 
 // Monitor events run on application threads, on every contended entry:
 // CLOCK_MONOTONIC (vDSO), JVM TI thread-local storage and relaxed atomics
@@ -197,15 +196,11 @@ bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabi
   cb.base.MonitorWaited = on_monitor_waited;
   cb.base.Breakpoint = on_breakpoint;
   cb.virtual_thread_start = on_virtual_thread_start;
-  cb.virtual_thread_end = on_virtual_thread_end;
   if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb.base, sizeof(cb)), "SetEventCallbacks")) return false;
   bool ok = enable(jvmti, JVMTI_EVENT_VM_DEATH, "enable VMDeath");
   if (!live) ok = enable(jvmti, JVMTI_EVENT_VM_INIT, "enable VMInit") && ok;
-  if (caps.virtual_threads) {
-    bool vt = enable(jvmti, event_virtual_thread_start, "enable VirtualThreadStart") &&
-              enable(jvmti, event_virtual_thread_end, "enable VirtualThreadEnd");
-    sinks.virtual_threads->set_supported(vt);
-  }
+  if (caps.virtual_thread_starts)
+    sinks.virtual_threads->set_supported(enable(jvmti, event_virtual_thread_start, "enable VirtualThreadStart"));
   if (caps.gc_events) {
     bool gc = enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_START, "enable GarbageCollectionStart") &&
               enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "enable GarbageCollectionFinish");

@@ -61,8 +61,8 @@ std::optional<std::vector<ThreadRecord>> AgentAnswers::thread_dump() {
   return agent_thread_.call([this] { return threads_.dump_all(); }, snapshot_timeout).value_or(std::nullopt);
 }
 
-std::optional<std::vector<DeadlockReport>> AgentAnswers::deadlocks() {
-  return agent_thread_.call([this] { return deadlocks_.current_reports(); }, snapshot_timeout);
+std::optional<DeadlocksPage> AgentAnswers::deadlocks() {
+  return agent_thread_.call([this] { return deadlocks_.current_page(); }, snapshot_timeout);
 }
 
 std::optional<GcReport> AgentAnswers::gc_report() {

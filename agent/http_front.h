@@ -44,7 +44,7 @@ class AgentAnswers : public MetricsSource, public ReportSource {
 
   std::optional<MetricFamilies> metrics() override;
   std::optional<std::vector<ThreadRecord>> thread_dump() override;
-  std::optional<std::vector<DeadlockReport>> deadlocks() override;
+  std::optional<DeadlocksPage> deadlocks() override;
   std::optional<GcReport> gc_report() override;
   // One of the contention profiles (ContentionSignal::mutex_snapshot, ...).
   using ProfileTake = std::optional<ContentionProfile> (ContentionSignal::*)();

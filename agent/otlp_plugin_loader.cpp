@@ -49,6 +49,8 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
   if (!resolve(handle, "jvmsight_otlp_start", start) || !resolve(handle, "jvmsight_otlp_push_metrics", plugin->push_) ||
       !resolve(handle, "jvmsight_otlp_push_spans", plugin->push_spans_) ||
       !resolve(handle, "jvmsight_otlp_push_deadlock", plugin->push_deadlock_) ||
+      !resolve(handle, "jvmsight_otlp_push_inversion", plugin->push_inversion_) ||
+      !resolve(handle, "jvmsight_otlp_push_stuck", plugin->push_stuck_) ||
       !resolve(handle, "jvmsight_otlp_append_self_metrics", plugin->self_metrics_) ||
       !resolve(handle, "jvmsight_otlp_shutdown", plugin->shutdown_)) {
     log::error(path, " lacks the jvmsight_otlp_* entry points; nothing is pushed");
@@ -68,6 +70,14 @@ std::unique_ptr<OtlpPlugin> OtlpPlugin::load(const OtlpPluginSettings& settings)
 
 void OtlpPlugin::deadlock_confirmed(const DeadlockReport& report) {
   if (exports_deadlocks()) push_deadlock(report);
+}
+
+void OtlpPlugin::inversion_found(const LockOrderInversion& inversion) {
+  if (exports_deadlocks()) push_inversion_(exporter_, &inversion);
+}
+
+void OtlpPlugin::thread_stuck(const StuckThreadReport& stuck) {
+  if (exports_deadlocks()) push_stuck_(exporter_, &stuck);
 }
 
 }  // namespace jvmsight

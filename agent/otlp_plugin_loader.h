@@ -22,8 +22,9 @@ struct OtlpPluginSettings {
   std::string java_properties;  // "name=value\n" lines of otlp::resource_properties
 };
 
-// A DeadlockSink: each confirmed deadlock becomes a log record (when logs
-// are exported; see exports_deadlocks).
+// A DeadlockSink: each confirmed deadlock becomes a log record, and so does
+// each lock-order inversion and stuck thread (when logs are exported; see
+// exports_deadlocks).
 class OtlpPlugin : public DeadlockSink {
  public:
   // Null when OTLP is not requested, or the plugin cannot be used (logged).
@@ -41,6 +42,8 @@ class OtlpPlugin : public DeadlockSink {
   void push_spans(const std::vector<SpanRecord>& spans) { push_spans_(exporter_, &spans); }
   void push_deadlock(const DeadlockReport& report) { push_deadlock_(exporter_, &report); }
   void deadlock_confirmed(const DeadlockReport& report) override;
+  void inversion_found(const LockOrderInversion& inversion) override;
+  void thread_stuck(const StuckThreadReport& stuck) override;
   void append_self_metrics(MetricFamilies& families) { self_metrics_(exporter_, &families); }
   // The final flush: returns within about `deadline`.
   void shutdown(std::chrono::milliseconds deadline) { shutdown_(exporter_, deadline.count()); }
@@ -52,6 +55,8 @@ class OtlpPlugin : public DeadlockSink {
   jvmsight_otlp_push_metrics_fn push_ = nullptr;
   jvmsight_otlp_push_spans_fn push_spans_ = nullptr;
   jvmsight_otlp_push_deadlock_fn push_deadlock_ = nullptr;
+  jvmsight_otlp_push_inversion_fn push_inversion_ = nullptr;
+  jvmsight_otlp_push_stuck_fn push_stuck_ = nullptr;
   jvmsight_otlp_append_self_metrics_fn self_metrics_ = nullptr;
   jvmsight_otlp_shutdown_fn shutdown_ = nullptr;
 };

@@ -1,8 +1,8 @@
 #pragma once
 // Where virtual-thread pinnings are seen: JVM TI breakpoints in the JDK's
-// own code (PinningRecorder says which and why). A breakpoint costs only the
-// method it is set in, which then runs interpreted; these run only while a
-// virtual thread pins.
+// own code (PinningRecorder says which and why). A breakpoint makes the
+// method it is set in run interpreted; these run only while a virtual
+// thread pins. (The capability has a cost of its own: docs/METRICS.md.)
 #include <jni.h>
 #include <jvmti.h>
 

@@ -15,19 +15,20 @@ void ThreadSignal::schedule(AgentThread& thread) {
 
 void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors) {
   roster_.set_change_events(change_events);
+  if (caps.virtual_threads) census_.resolve(jni);
   if (options_.thread_pools > 0) {
     // JDK 8 (to 10) looks thread ids up in a list: ThreadCpuReader.
     pools_ = std::make_unique<ThreadPoolCollector>(jvmti_, jni, roster_, mx_bean_, ended_threads_,
                                                    static_cast<size_t>(options_.thread_pools), jvmti_major() < 11);
     roster_.set_watcher(pools_.get());
   }
-  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, native_states(),
+  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_, native_states(),
                                                 pools_ ? &pools_->tally() : nullptr);
-  states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_threads_);
+  states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_starts_);
   collectors.add("threads", *states_);
   if (pools_) collectors.add("thread_pools", *pools_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);
-  if (virtual_threads_.supported()) build_pinning(jni, caps, collectors);
+  if (caps.virtual_threads) build_pinning(jni, caps, collectors);
 }
 
 void ThreadSignal::build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors) {

@@ -1,7 +1,8 @@
 #pragma once
-// Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), the
-// virtual-thread counter and pinnings, thread states and counts for a scrape,
-// thread pools (their states from the same walk, their CPU from the
+// Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), live
+// virtual threads (VirtualThreadCensus; their starts only with
+// virtual_thread_starts=on) and pinnings, thread states and counts for a
+// scrape, thread pools (their states from the same walk, their CPU from the
 // background and ThreadEnd), and thread dumps (ThreadMXBean) for /threads
 // and the deadlock reports.
 #include <jni.h>
@@ -23,6 +24,7 @@
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/thread_state_collector.h"
+#include "collectors/threads/virtual_thread_census.h"
 #include "collectors/threads/virtual_thread_counter.h"
 #include "options/options.h"
 
@@ -34,7 +36,7 @@ class ThreadSignal {
 
   // What the event callbacks feed, from OnLoad on.
   ThreadRoster& roster() { return roster_; }
-  VirtualThreadCounter& virtual_threads() { return virtual_threads_; }
+  VirtualThreadCounter& virtual_starts() { return virtual_starts_; }
   PinningRecorder& pinning() { return pinning_; }
   EndedThreadRing& ended_threads() { return ended_threads_; }
 
@@ -43,12 +45,14 @@ class ThreadSignal {
   void schedule(AgentThread& thread);
 
   // Agent thread, once. change_events: ThreadStart/End are enabled (else
-  // the roster takes the thread list at every scrape). caps: whether the
-  // pinning probes got their breakpoints.
+  // the roster takes the thread list at every scrape). caps: whether the JVM
+  // has virtual threads, and the pinning probes got their breakpoints.
   void build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors);
   // After build, agent thread only.
   ThreadMxBean& mx_bean() { return mx_bean_; }
   ThreadInfoReader& dumps() { return *dumps_; }
+  // Live virtual threads; available() only on JDK 21+.
+  const VirtualThreadCensus& virtual_census() const { return census_; }
   // /threads: every platform thread with its stack; nullopt if not built or refused.
   std::optional<std::vector<ThreadRecord>> dump_all() { return dumps_ ? dumps_->dump_all() : std::nullopt; }
 
@@ -60,7 +64,8 @@ class ThreadSignal {
   jvmtiEnv* jvmti_;
   const Options& options_;
   ThreadRoster roster_;
-  VirtualThreadCounter virtual_threads_;
+  VirtualThreadCounter virtual_starts_;
+  VirtualThreadCensus census_;
   PinningRecorder pinning_;
   PinningCollector pinning_collector_{pinning_};
   ThreadMxBean mx_bean_;

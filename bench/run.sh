@@ -36,12 +36,17 @@
 #   exit        JVM exit under scrapes (bench/exit_time.sh; ~1 min)
 #   http        the HTTP server under floods: scrape latency and the server
 #               thread's CPU (bench/http_flood.sh; ~5 min)
-# All parts: about 75 minutes (not timed end to end yet). CONTENTION="stress:10
+#   vthreads    virtual-thread workloads (HTTP server, Skynet, hand-offs,
+#               Tomcat): no agent, the do-nothing agent and jvmsight's
+#               defaults, JDK 21 and 25, 7 rounds (bench/vt_overhead.sh;
+#               ~35 min, estimated; CONFIGS= as vt_overhead.sh takes it, e.g.
+#               every option and the capability alone: about 100 min)
+# All parts: about 110 minutes (not timed end to end yet). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
-all_parts=(contention overhead profiles toggle attribution deadlock memory gc scrape pileup threads pools exit http)
+all_parts=(contention overhead profiles toggle attribution deadlock memory gc scrape pileup threads pools exit http vthreads)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -193,6 +198,9 @@ part_threads() { "$ROOT/bench/thread_states.sh"; }
 part_pools() { "$ROOT/bench/thread_pools.sh"; }
 part_exit() { "$ROOT/bench/exit_time.sh"; }
 part_http() { "$ROOT/bench/http_flood.sh"; }
+part_vthreads() {  # the goal's three configurations; 4 s + 8 s per server run
+  CONFIGS=${CONFIGS:-none floor jvmsight} WARM_S=${WARM_S:-4} MEASURE_S=${MEASURE_S:-8} "$ROOT/bench/vt_overhead.sh" 7
+}
 
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=("${all_parts[@]}")

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "exporters/http/http_server.h"
 #include "exporters/http/landing_page.h"
@@ -57,7 +58,11 @@ test::FixedReports& odd_reports() {
     r.threads = std::vector<ThreadRecord>{odd_thread()};
     DeadlockReport d;
     d.threads.push_back(odd_thread());
-    r.cycles = std::vector<DeadlockReport>{d};
+    LockOrder order{LockId{1, "com.example.A\"\n", LockKind::monitor}, LockId{2, "B\\", LockKind::juc}, 7, "t\"1",
+                    FrameRecord{"com.example.C\\", "run\t", "C.java", 12, false, {}}};
+    LockOrder back = order;
+    std::swap(back.from, back.to);
+    r.page = DeadlocksPage{{d}, {LockOrderInversion{{order, back}}}};
     return r;
   }();
   return reports;

@@ -22,6 +22,7 @@ constexpr Section sections[] = {
     {"thread_pools", "Thread pools"},
     {"pinning", "Virtual-thread pinning"},
     {"deadlocks", "Deadlocks"},
+    {"lock_watch", "Lock-order inversions and stuck threads"},
     {"contention", "Monitor contention and Object.wait"},
     {"lock_queue", "Lock holders and j.u.c. locks"},
     {"profiles", "Contention profiles (/debug/pprof)"},

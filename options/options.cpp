@@ -137,6 +137,8 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
      }},
+    {"stuck_threshold_ms", "stuck_threshold_ms", "milliseconds from 1000 to 86400000 (a day)",
+     [](std::string_view v, Options& o) { return parse_int(v, 1000, 86'400'000, o.stuck_threshold_ms); }},
     {"lock_classes", "lock_classes", "a number from 1 to 1000: how many lock classes get their own label",
      [](std::string_view v, Options& o) { return parse_int(v, 1, 1000, o.lock_classes); }},
     {"contention", "contention", "on or off; off stops the monitor contention and wait events",
@@ -169,6 +171,9 @@ const OptionSpec option_specs[] = {
      }},
     {"pinning", "pinning", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
+    {"virtual_thread_starts", "virtual_thread_starts",
+     "on or off; on counts virtual-thread starts, at a cost to every virtual thread (docs/OPTIONS.md)",
+     [](std::string_view v, Options& o) { return parse_on_off(v, o.virtual_thread_starts); }},
     {"thread_pools", "thread_pools",
      "a number from 0 to 1000: how many thread pools get their own label (by CPU); 0 turns the pool metrics off",
      [](std::string_view v, Options& o) { return parse_int(v, 0, 1000, o.thread_pools); }},

@@ -59,12 +59,17 @@ struct Options {
   std::string tls_key_file;
   std::string tls_min_version = "1.2";  // or "1.3"
   int deadlock_check_ms = 500;          // background deadlock check interval; 0 turns it off
+  int stuck_threshold_ms = 60000;       // a thread waiting this long for one lock is stuck
   int lock_classes = 20;                // top K lock classes labelled in contention metrics
   int thread_pools = 50;                // pools labelled by CPU in the thread pool metrics; 0 = none
   bool contention = true;               // JVM TI monitor contention and wait events
   // Breakpoints that count virtual-thread pinnings (21+); auto: unless
   // another native agent (a debugger) may need them (agent/other_agents.h).
   Tristate pinning = Tristate::auto_;
+  // jvmsight_virtual_threads_started_total (21+): VirtualThreadStart needs
+  // can_support_virtual_threads, which makes the JVM report every virtual
+  // thread's mount and unmount to JVM TI (docs/OPTIONS.md: its cost).
+  bool virtual_thread_starts = false;
   // Contended entries a second above which the contention events are duty
   // cycled (on one slice in 2^k, counts scaled to the JVM's); 0 = always on.
   int contention_sampling = 1000;

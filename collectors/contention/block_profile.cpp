@@ -43,7 +43,7 @@ uint64_t BlockProfile::Rounds::covered_ns(Clock::time_point now) {
 }
 
 BlockProfile::BlockProfile(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ParkedThreadScan& scan,
-                           const VirtualThreadCounter* virtual_threads)
+                           const VirtualThreadCensus* virtual_threads)
     : jvmti_(jvmti),
       jni_(jni),
       roster_(roster),
@@ -107,7 +107,7 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   int64_t stacks_cpu = 0;
   size_t seen_count = 0;
   // The walk visits every virtual thread: only while there are some.
-  if (virtual_threads_->live() > 0) {
+  if (virtual_threads_->live(jni_).value_or(1) > 0) {
     LocalFrame frame(jni_, 16);
     if (std::optional<ParkedThreads> parked = scan_.parked_virtual(max_virtual_seen)) {
       std::vector<ParkObservation> seen;

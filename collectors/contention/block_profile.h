@@ -25,7 +25,7 @@
 #include "collectors/contention/park_pacing.h"
 #include "collectors/lock_graph/parked_thread_scan.h"
 #include "collectors/threads/thread_roster.h"
-#include "collectors/threads/virtual_thread_counter.h"
+#include "collectors/threads/virtual_thread_census.h"
 #include "model/contention_profile.h"
 
 namespace jvmsight {
@@ -37,9 +37,10 @@ class BlockProfile {
   static constexpr size_t max_virtual_stacks = 16;
   // Parked virtual threads seen per round at most.
   static constexpr jint max_virtual_seen = 1024;
-  // virtual_threads: live virtual threads (JDK 21+), null where there are none.
+  // virtual_threads: the census of live virtual threads (JDK 21+), null where
+  // there are none.
   BlockProfile(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ParkedThreadScan& scan,
-               const VirtualThreadCounter* virtual_threads);
+               const VirtualThreadCensus* virtual_threads);
 
   // The rounds that are due (platform threads', virtual threads'); returns
   // when the next is.
@@ -78,7 +79,7 @@ class BlockProfile {
   JNIEnv* jni_;
   ThreadRoster& roster_;
   ParkedThreadScan& scan_;
-  const VirtualThreadCounter* virtual_threads_;
+  const VirtualThreadCensus* virtual_threads_;
   bool handshakes_;  // JDK 17+: a stack is one direct handshake, no safepoint
   FrameNames names_;
   NamedStackTable table_;

@@ -15,11 +15,12 @@ bool JvmBlockedCounts::resolve() {
   infos_ = jni_->GetMethodID(bean, "getThreadInfo", "([JI)[Ljava/lang/management/ThreadInfo;");
   id_ = jni_->GetMethodID(info, "getThreadId", "()J");
   blocked_ = jni_->GetMethodID(info, "getBlockedCount", "()J");
+  waited_ = jni_->GetMethodID(info, "getWaitedCount", "()J");
   ready_ = jni_ok(jni_, "ThreadInfo blocked count methods") && mx_.bean(jni_) != nullptr;
   return ready_;
 }
 
-std::optional<std::vector<std::pair<jlong, jlong>>> JvmBlockedCounts::read(jlongArray ids) {
+std::optional<std::vector<std::pair<jlong, jlong>>> JvmBlockedCounts::read(jlongArray ids, bool with_waits) {
   jobject bean = mx_.bean(jni_);
   auto infos = static_cast<jobjectArray>(jni_->CallObjectMethod(bean, infos_, ids, jint{0}));
   if (!jni_ok(jni_, "ThreadMXBean.getThreadInfo(ids, 0)") || infos == nullptr) return std::nullopt;
@@ -31,6 +32,7 @@ std::optional<std::vector<std::pair<jlong, jlong>>> JvmBlockedCounts::read(jlong
     if (info == nullptr) continue;  // ended since its id was taken
     jlong id = jni_->CallLongMethod(info, id_);
     jlong count = jni_->CallLongMethod(info, blocked_);
+    if (with_waits) count += jni_->CallLongMethod(info, waited_);
     jni_->DeleteLocalRef(info);
     if (!jni_ok(jni_, "ThreadInfo.getBlockedCount")) return std::nullopt;
     out.emplace_back(id, count);
@@ -58,13 +60,19 @@ std::optional<uint64_t> JvmBlockedCounts::since_last() {
   return total;
 }
 
-std::optional<std::vector<jlong>> JvmBlockedCounts::of(const std::vector<jlong>& ids) {
+std::optional<std::vector<jlong>> JvmBlockedCounts::of(const std::vector<jlong>& ids) { return counts_of(ids, false); }
+
+std::optional<std::vector<jlong>> JvmBlockedCounts::waits_of(const std::vector<jlong>& ids) {
+  return counts_of(ids, true);
+}
+
+std::optional<std::vector<jlong>> JvmBlockedCounts::counts_of(const std::vector<jlong>& ids, bool with_waits) {
   if (!resolve()) return std::nullopt;
   LocalFrame frame(jni_, 8);
   jlongArray array = jni_->NewLongArray(static_cast<jsize>(ids.size()));
   if (!jni_ok(jni_, "NewLongArray") || array == nullptr) return std::nullopt;
   jni_->SetLongArrayRegion(array, 0, static_cast<jsize>(ids.size()), ids.data());
-  auto counts = read(array);
+  auto counts = read(array, with_waits);
   if (!counts) return std::nullopt;
   // getThreadInfo answers in the order asked, leaving out ended threads.
   std::vector<jlong> out(ids.size(), -1);

@@ -34,16 +34,19 @@ class JvmBlockedCounts : public ContendedEntryCount, public BlockedCountReader {
   // thread that ended); nullopt on failure. Costs about what since_last
   // does per thread, for these threads only.
   std::optional<std::vector<jlong>> of(const std::vector<jlong>& ids) override;
+  std::optional<std::vector<jlong>> waits_of(const std::vector<jlong>& ids) override;
 
  private:
   bool resolve();
-  // (id, blocked count) of each thread in ids that is still alive.
-  std::optional<std::vector<std::pair<jlong, jlong>>> read(jlongArray ids);
+  // (id, blocked count, or with waits: blocked + waited count) of each
+  // thread in ids that is still alive.
+  std::optional<std::vector<std::pair<jlong, jlong>>> read(jlongArray ids, bool with_waits = false);
+  std::optional<std::vector<jlong>> counts_of(const std::vector<jlong>& ids, bool with_waits);
 
   JNIEnv* jni_;
   ThreadMxBean& mx_;
   bool tried_ = false, ready_ = false;
-  jmethodID all_ids_ = nullptr, infos_ = nullptr, id_ = nullptr, blocked_ = nullptr;
+  jmethodID all_ids_ = nullptr, infos_ = nullptr, id_ = nullptr, blocked_ = nullptr, waited_ = nullptr;
   std::unordered_map<jlong, jlong> last_;  // thread id -> blocked count at the previous call
 };
 

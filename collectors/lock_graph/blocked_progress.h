@@ -21,6 +21,13 @@ class BlockedCountReader {
   // The counts of these threads now, in their order (BlockedProgress::unknown
   // for a thread that ended); nullopt on failure.
   virtual std::optional<std::vector<jlong>> of(const std::vector<jlong>& ids) = 0;
+  // Every wait of these threads so far: contended entries plus Object.wait
+  // calls and parks (ThreadInfo blocked + waited counts), BlockedProgress::unknown
+  // for a thread that ended; nullopt on failure or where not read.
+  virtual std::optional<std::vector<jlong>> waits_of(const std::vector<jlong>& ids) {
+    (void)ids;
+    return std::nullopt;
+  }
 };
 
 class BlockedProgress {

@@ -17,6 +17,19 @@ std::vector<DeadlockReport> DeadlockReports::describe(const std::vector<Deadlock
   return out;
 }
 
+void DeadlockReports::describe(StuckThreadReport& stuck) {
+  std::vector<ThreadKey> ids{stuck.thread};
+  if (stuck.owner && *stuck.owner != stuck.thread) ids.push_back(*stuck.owner);
+  if (auto threads = threads_.threads(ids)) stuck.threads = std::move(*threads);
+  if (!stuck.threads.empty() && stuck.threads.front().id == stuck.thread) {
+    stuck.thread_name = stuck.threads.front().name;
+    // The class, when the check had no reference to the lock at hand.
+    const auto& lock = stuck.threads.front().lock;
+    if (stuck.lock.class_name.empty() && lock && lock->identity_hash == stuck.lock.identity_hash)
+      stuck.lock.class_name = lock->class_name;
+  }
+}
+
 void add_cycle_synchronizers(DeadlockReport& report) {
   for (auto& t : report.threads) {
     for (const auto& e : report.cycle.edges) {

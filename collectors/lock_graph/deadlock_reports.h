@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "collectors/threads/thread_info_reader.h"
-#include "model/deadlock.h"
+#include "model/lock_order.h"
 
 namespace jvmsight {
 
@@ -15,6 +15,8 @@ class DeadlockReports {
 
   DeadlockReport describe(const DeadlockCycle& cycle);
   std::vector<DeadlockReport> describe(const std::vector<DeadlockCycle>& cycles);
+  // A stuck thread's and its lock owner's records, with stacks.
+  void describe(StuckThreadReport& stuck);
 
  private:
   ThreadInfoReader& threads_;

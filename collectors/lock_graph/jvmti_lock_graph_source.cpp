@@ -28,7 +28,7 @@ size_t add_juc_lock(std::vector<ScanLock>& locks, jobject blocker, jthread owner
 
 JvmtiLockGraphSource::JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                                            std::atomic<bool>* blocked_anew, BlockedCountReader* blocked_counts,
-                                           const VirtualThreadCounter* virtual_threads)
+                                           const VirtualThreadCensus* virtual_threads)
     : jvmti_(jvmti),
       jni_(jni),
       roster_(roster),
@@ -93,7 +93,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
   if (!p) return std::nullopt;
   std::vector<ScanLock> locks;
   std::vector<ScanWaiter> waiters = platform_waiters(*p, java_locks, locks);
-  if (p->from_java && !p->full) add_virtual_waiters(waiters, locks, now);
+  const bool walked = p->from_java && !p->full && add_virtual_waiters(waiters, locks, now);
   if (p->reuse)
     for (const auto& e : planner_.edges().edges()) out.graph.add(e);
   auto read_start = std::chrono::steady_clock::now(), read_end = read_start;  // the JVM's monitor queries
@@ -103,6 +103,7 @@ std::optional<LockScan> JvmtiLockGraphSource::scan_once(ScanDepth depth, bool al
     describe_locks(waiters, locks, p->full, out);
     add_scan_edges(waiters, locks, p->full, out);
   }
+  if (observer_ != nullptr && !p->full) out.thread_stops += observer_->observed(waiters, locks, {!p->reuse, walked});
   planner_.scanned(*p, out.graph, read_end - read_start, read_end);
   if (!out.graph.cycles().empty()) {
     name_cycles(waiters, locks, out);
@@ -202,9 +203,14 @@ size_t JvmtiLockGraphSource::juc_lock_of(const ScanPlan& p, size_t k, jthread t,
   return lock;
 }
 
-void JvmtiLockGraphSource::add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
+bool JvmtiLockGraphSource::add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
                                                std::chrono::steady_clock::time_point now) {
-  if (!planner_.virtual_walk_due(virtual_threads_ ? virtual_threads_->live() : 0, now)) return;
+  // Uncounted (a JDK whose containers the census cannot read): walked
+  // anyway, spaced out like any walk.
+  const uint64_t live = virtual_threads_ ? virtual_threads_->live(jni_).value_or(ScanPlanner::max_virtual_walked) : 0;
+  // None, or too many to walk ever: no virtual waits are seen, none stand.
+  if (live == 0 || live > ScanPlanner::max_virtual_walked) return true;
+  if (!planner_.virtual_walk_due(live, now)) return false;
   auto walk_start = std::chrono::steady_clock::now();
   std::vector<jthread> parked = java_pass_->virtual_candidates(ScanPlanner::max_virtual_candidates);
   planner_.virtual_walked(walk_start, std::chrono::steady_clock::now());
@@ -212,8 +218,9 @@ void JvmtiLockGraphSource::add_virtual_waiters(std::vector<ScanWaiter>& waiters,
     // Java saw it parked on an owned lock; it may have moved on since.
     jthread owner = nullptr;
     jobject blocker = lookup_.ownable_blocker(t, owner);
-    if (owner != nullptr) waiters.push_back({t, lookup_.key_of(t), add_juc_lock(locks, blocker, owner)});
+    if (owner != nullptr) waiters.push_back({t, lookup_.key_of(t), add_juc_lock(locks, blocker, owner), true});
   }
+  return true;
 }
 
 // Hash, owner id, and for a full scan class and owner name: once per lock.

@@ -13,9 +13,10 @@
 #include "collectors/lock_graph/jvmti_monitor_waits.h"
 #include "collectors/lock_graph/lock_graph_source.h"
 #include "collectors/lock_graph/scan_edges.h"
+#include "collectors/lock_graph/scan_observer.h"
 #include "collectors/lock_graph/scan_planner.h"
 #include "collectors/threads/thread_roster.h"
-#include "collectors/threads/virtual_thread_counter.h"
+#include "collectors/threads/virtual_thread_census.h"
 
 namespace jvmsight {
 
@@ -34,11 +35,11 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // blocked_anew: set by every MonitorContendedEnter, cleared here (null: no reuse).
   // blocked_counts: the JVM's per-thread contended entries (null: every
   // blocked thread's edge is read at every fresh check).
-  // virtual_threads: while it counts live ones (JDK 21+), the background check
-  // also looks for virtual threads parked on owned j.u.c. locks.
+  // virtual_threads (JDK 21+; null before): while virtual threads are live,
+  // the background check also looks for those parked on owned j.u.c. locks.
   JvmtiLockGraphSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, bool monitor_usage,
                        std::atomic<bool>* blocked_anew, BlockedCountReader* blocked_counts = nullptr,
-                       const VirtualThreadCounter* virtual_threads = nullptr);
+                       const VirtualThreadCensus* virtual_threads = nullptr);
   bool ready() const { return ready_; }
   // The Java pass, which also reads every thread's status word in one call:
   // the agent hands it to the roster for the thread-state walk. Null when
@@ -52,6 +53,8 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // JDK 21+: the live virtual thread with this id (a local reference), or null.
   jthread virtual_thread(ThreadKey id) { return java_pass_ ? java_pass_->virtual_thread(id) : nullptr; }
   bool stops_the_world() const override { return false; }
+  // Shown every background scan's waits (the lock-order probe, stuck threads).
+  void set_observer(ScanObserver* observer) { observer_ = observer; }
 
  private:
   // The roster's list is taken again only when a thread started or ended,
@@ -69,7 +72,9 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // Where candidate k waits, or no_lock to leave it out.
   size_t juc_lock_of(const ScanPlan& plan, size_t k, jthread t, const std::vector<jobject>& java_locks,
                      std::vector<size_t>& slot_lock, std::vector<ScanLock>& locks);
-  void add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
+  // False when virtual threads waits were not looked for this time (they
+  // stand as the last walk saw them).
+  bool add_virtual_waiters(std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks,
                            std::chrono::steady_clock::time_point now);
   void describe_locks(const std::vector<ScanWaiter>& waiters, std::vector<ScanLock>& locks, bool full, LockScan& out);
   void name_cycles(const std::vector<ScanWaiter>& waiters, const std::vector<ScanLock>& locks, LockScan& out);
@@ -80,12 +85,13 @@ class JvmtiLockGraphSource : public LockGraphSource {
   ThreadRoster& roster_;
   bool ready_ = false;
   uint64_t roster_version_ = 0;  // the list the Java pass and remembered edges refer to
-  const VirtualThreadCounter* virtual_threads_;
+  const VirtualThreadCensus* virtual_threads_;
   std::atomic<bool>* blocked_anew_;
   ScanPlanner planner_;
   JvmLockLookup lookup_;
   JvmtiMonitorWaits monitors_;
   std::unique_ptr<JavaLockScan> java_pass_;  // null: every thread is read through JNI
+  ScanObserver* observer_ = nullptr;
 };
 
 }  // namespace jvmsight

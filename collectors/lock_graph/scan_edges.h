@@ -32,6 +32,7 @@ struct ScanWaiter {
   jthread thread = nullptr;
   ThreadKey id = 0;
   size_t lock = no_lock;  // into the scan's locks; no_lock: a blocked thread whose monitor is not known yet
+  bool virtual_thread = false;
 };
 
 // A full scan (scrape) counts per lock into out.queues and builds no graph.

@@ -6,6 +6,7 @@
 #include "collectors/threads/thread_pools.h"
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
+#include "collectors/threads/virtual_thread_census.h"
 
 namespace jvmsight {
 
@@ -18,17 +19,25 @@ class JvmtiThreadSource : public ThreadSource {
  public:
   // native_states: ask GetThreadState for the in-native and suspended bits.
   // pools: where the walk also counts each thread's state by pool; may be null.
-  JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx, bool native_states,
-                    ThreadPools* pools)
-      : jvmti_(jvmti), jni_(jni), roster_(roster), mx_(mx), native_states_(native_states), pools_(pools) {}
+  JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx,
+                    const VirtualThreadCensus& census, bool native_states, ThreadPools* pools)
+      : jvmti_(jvmti),
+        jni_(jni),
+        roster_(roster),
+        mx_(mx),
+        census_(census),
+        native_states_(native_states),
+        pools_(pools) {}
   bool count_states(ThreadStateCounts& out) override;
   std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
+  std::optional<uint64_t> live_virtual_threads() override { return census_.live(jni_); }
 
  private:
   jvmtiEnv* jvmti_;
   JNIEnv* jni_;
   ThreadRoster& roster_;
   ThreadMxBean& mx_;
+  const VirtualThreadCensus& census_;
   const bool native_states_;
   ThreadPools* pools_;
 };

@@ -22,6 +22,9 @@ class ThreadSource {
   // Adds the state of every live platform thread; false if the JVM refused.
   virtual bool count_states(ThreadStateCounts& out) = 0;
   virtual std::optional<ThreadCounts> counts() = 0;
+  // Live virtual threads (JDK 21+); nullopt where the JVM has none or they
+  // cannot be counted.
+  virtual std::optional<uint64_t> live_virtual_threads() = 0;
 };
 
 }  // namespace jvmsight

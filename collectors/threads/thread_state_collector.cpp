@@ -40,11 +40,15 @@ void ThreadStateCollector::collect(MetricFamilies& out) {
     }
   }
 
-  add_sample(add_family(out, "jvmsight_virtual_threads_supported"), virtual_threads_.supported() ? 1 : 0);
-  if (virtual_threads_.supported()) {
-    add_sample(add_family(out, "jvmsight_virtual_threads_started_total"), virtual_threads_.started());
-    add_sample(add_family(out, "jvmsight_virtual_threads_live"), virtual_threads_.live());
-  }
+  add_virtual_threads(out);
+}
+
+void ThreadStateCollector::add_virtual_threads(MetricFamilies& out) {
+  const std::optional<uint64_t> live = source_.live_virtual_threads();
+  add_sample(add_family(out, "jvmsight_virtual_threads_supported"), live ? 1 : 0);
+  if (live) add_sample(add_family(out, "jvmsight_virtual_threads_live"), *live);
+  if (virtual_starts_.supported())
+    add_sample(add_family(out, "jvmsight_virtual_threads_started_total"), virtual_starts_.started());
 }
 
 }  // namespace jvmsight

@@ -6,16 +6,19 @@
 namespace jvmsight {
 
 // jvm_threads_* (client_java names) plus the JVM TI sub-states and virtual
-// thread counts.
+// thread counts: live ones from the source, starts (virtual_thread_starts=on
+// only) from the counter.
 class ThreadStateCollector : public Collector {
  public:
-  ThreadStateCollector(ThreadSource& source, const VirtualThreadCounter& virtual_threads)
-      : source_(source), virtual_threads_(virtual_threads) {}
+  ThreadStateCollector(ThreadSource& source, const VirtualThreadCounter& virtual_starts)
+      : source_(source), virtual_starts_(virtual_starts) {}
   void collect(MetricFamilies& out) override;
 
  private:
+  void add_virtual_threads(MetricFamilies& out);
+
   ThreadSource& source_;
-  const VirtualThreadCounter& virtual_threads_;
+  const VirtualThreadCounter& virtual_starts_;
 };
 
 }  // namespace jvmsight

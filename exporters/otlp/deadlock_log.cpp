@@ -7,14 +7,8 @@ namespace pb = opentelemetry::proto::logs::v1;
 using opentelemetry::proto::common::v1::ArrayValue;
 using opentelemetry::proto::common::v1::KeyValue;
 
-KeyValue* attribute(pb::LogRecord& record, const char* key) {
-  KeyValue* kv = record.add_attributes();
-  kv->set_key(key);
-  return kv;
-}
-
 ArrayValue* array_attribute(pb::LogRecord& record, const char* key) {
-  return attribute(record, key)->mutable_value()->mutable_array_value();
+  return add_attribute(record, key)->mutable_array_value();
 }
 
 void fill(const DeadlockRecord& d, pb::LogRecord& record) {
@@ -25,10 +19,8 @@ void fill(const DeadlockRecord& d, pb::LogRecord& record) {
   record.set_severity_text("ERROR");
   record.set_event_name("jvmsight.deadlock");
   record.mutable_body()->set_string_value(d.text);
-  attribute(record, "jvmsight.deadlock.thread_count")
-      ->mutable_value()
-      ->set_int_value(static_cast<int64_t>(cycle.edges.size()));
-  attribute(record, "jvmsight.deadlock.monitor_only")->mutable_value()->set_bool_value(cycle.monitor_only());
+  add_attribute(record, "jvmsight.deadlock.thread_count")->set_int_value(static_cast<int64_t>(cycle.edges.size()));
+  add_attribute(record, "jvmsight.deadlock.monitor_only")->set_bool_value(cycle.monitor_only());
   // One entry per edge, in cycle order: thread i waits for lock i, held by
   // thread i+1.
   ArrayValue* names = array_attribute(record, "jvmsight.deadlock.thread.names");
@@ -45,15 +37,28 @@ void fill(const DeadlockRecord& d, pb::LogRecord& record) {
 
 }  // namespace
 
-size_t convert_deadlocks(const std::vector<DeadlockRecord>& deadlocks,
-                         const opentelemetry::proto::resource::v1::Resource& resource, const std::string& scope_version,
-                         opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest& out) {
-  if (deadlocks.empty()) return 0;
+pb::ScopeLogs* jvmsight_scope_logs(const opentelemetry::proto::resource::v1::Resource& resource,
+                                   const std::string& scope_version,
+                                   opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest& out) {
   pb::ResourceLogs* rl = out.add_resource_logs();
   *rl->mutable_resource() = resource;
   pb::ScopeLogs* sl = rl->add_scope_logs();
   sl->mutable_scope()->set_name("jvmsight");
   sl->mutable_scope()->set_version(scope_version);
+  return sl;
+}
+
+opentelemetry::proto::common::v1::AnyValue* add_attribute(pb::LogRecord& record, const char* key) {
+  KeyValue* kv = record.add_attributes();
+  kv->set_key(key);
+  return kv->mutable_value();
+}
+
+size_t convert_deadlocks(const std::vector<DeadlockRecord>& deadlocks,
+                         const opentelemetry::proto::resource::v1::Resource& resource, const std::string& scope_version,
+                         opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest& out) {
+  if (deadlocks.empty()) return 0;
+  pb::ScopeLogs* sl = jvmsight_scope_logs(resource, scope_version, out);
   for (const DeadlockRecord& d : deadlocks) fill(d, *sl->add_log_records());
   return deadlocks.size();
 }

@@ -17,17 +17,18 @@
 
 #include "exporters/otlp/otlp_plugin.h"
 
-#define JVMSIGHT_OTLP_ABI_VERSION 5u
+#define JVMSIGHT_OTLP_ABI_VERSION 6u
 
 #ifdef __cplusplus
 #include "model/deadlock.h"
+#include "model/lock_order.h"
 #include "model/span.h"
 #include "model/telemetry.h"
 
 namespace jvmsight::otlp::abi {
 
 // The fingerprint of interface version JVMSIGHT_OTLP_ABI_VERSION.
-constexpr uint64_t expected_fingerprint = 15122824318807182088ull;
+constexpr uint64_t expected_fingerprint = 15652847123688730331ull;
 
 constexpr uint64_t mix(uint64_t h, uint64_t v) {  // FNV-1a over v's 8 bytes
   for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ull;
@@ -76,6 +77,8 @@ constexpr uint64_t fingerprint() {
   h = signature(h, jvmsight_otlp_push_metrics_fn{});
   h = signature(h, jvmsight_otlp_push_spans_fn{});
   h = signature(h, jvmsight_otlp_push_deadlock_fn{});
+  h = signature(h, jvmsight_otlp_push_inversion_fn{});
+  h = signature(h, jvmsight_otlp_push_stuck_fn{});
   h = signature(h, jvmsight_otlp_append_self_metrics_fn{});
   h = signature(h, jvmsight_otlp_shutdown_fn{});
   h = mix_all(
@@ -92,6 +95,7 @@ constexpr uint64_t fingerprint() {
   h = mix_all(h, sizeof(std::vector<SpanRecord>), sizeof(SpanRecord));
   h = mix_all(h, sizeof(DeadlockReport), sizeof(DeadlockCycle), sizeof(WaitEdge), sizeof(LockId), sizeof(LockKind),
               sizeof(ThreadRecord), sizeof(FrameRecord), sizeof(LockRef), sizeof(ThreadKey));
+  h = mix_all(h, sizeof(LockOrderInversion), sizeof(LockOrder), sizeof(StuckThreadReport));
   return h;
 }
 #undef JVMSIGHT_OTLP_ABI_FIELD

@@ -14,11 +14,13 @@
 #include "common/log.h"
 #include "exporters/otlp/deadlock_log.h"
 #include "exporters/otlp/export_worker.h"
+#include "exporters/otlp/lock_warning_log.h"
 #include "exporters/otlp/metric_conversion.h"
 #include "exporters/otlp/otlp_abi.h"
 #include "exporters/otlp/otlp_config.h"
 #include "exporters/otlp/resource.h"
 #include "exporters/otlp/span_conversion.h"
+#include "exporters/reports/lock_order_report.h"
 #include "exporters/reports/thread_report.h"
 #include "model/metric_catalogue.h"
 
@@ -98,24 +100,44 @@ class SpanBatch : public ExportBatch {
   std::vector<SpanRecord> spans_;
 };
 
-class DeadlockBatch : public ExportBatch {
+// Log records of one kind (a deadlock, a lock warning): the body is
+// rendered on the logs worker's thread, as /deadlocks and stderr show it.
+template <class Record>
+class LogBatch : public ExportBatch {
  public:
-  DeadlockBatch(jvmsight_otlp& exporter, DeadlockRecord record) : exporter_(exporter) {
+  using Request = opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest;
+  using Render = std::string (*)(const Record&);
+  using Convert = size_t (*)(const std::vector<Record>&, const opentelemetry::proto::resource::v1::Resource&,
+                             const std::string&, Request&);
+  LogBatch(jvmsight_otlp& exporter, Record record, Render render, Convert convert)
+      : exporter_(exporter), render_(render), convert_(convert) {
     records_.push_back(std::move(record));
   }
   size_t items() const override { return records_.size(); }
   bool encode(std::string& out) override {
-    // The body: the report as /deadlocks and the agent's stderr line show it.
-    for (DeadlockRecord& r : records_) r.text = deadlocks_text({r.report});
-    opentelemetry::proto::collector::logs::v1::ExportLogsServiceRequest request;
-    return convert_deadlocks(records_, exporter_.resource, exporter_.version, request) > 0 &&
-           request.SerializeToString(&out);
+    for (Record& r : records_) r.text = render_(r);
+    Request request;
+    return convert_(records_, exporter_.resource, exporter_.version, request) > 0 && request.SerializeToString(&out);
   }
 
  private:
   jvmsight_otlp& exporter_;
-  std::vector<DeadlockRecord> records_;
+  Render render_;
+  Convert convert_;
+  std::vector<Record> records_;
 };
+
+std::string deadlock_body(const DeadlockRecord& r) { return deadlocks_text({r.report}); }
+
+std::string warning_body(const LockWarningRecord& r) {
+  return r.kind == LockWarningRecord::Kind::inversion ? inversion_text(r.inversion) : stuck_text(r.stuck);
+}
+
+void push_warning(jvmsight_otlp& exporter, LockWarningRecord record) {
+  record.unix_ns = unix_now_ns();
+  exporter.logs->push(
+      std::make_unique<LogBatch<LockWarningRecord>>(exporter, std::move(record), warning_body, convert_lock_warnings));
+}
 
 // A worker for one signal, or null (logged) when its client cannot be made.
 std::unique_ptr<ExportWorker> start_worker(Signal signal, const SignalConfig& sc, const OtlpConfig& config,
@@ -245,8 +267,28 @@ JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_spans(jvmsight_otlp* exporter, cons
 JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_deadlock(jvmsight_otlp* exporter, const void* report) {
   if (exporter == nullptr || !exporter->logs || report == nullptr) return;
   guarded("queue a deadlock record", [&] {
-    exporter->logs->push(std::make_unique<DeadlockBatch>(
-        *exporter, DeadlockRecord{*static_cast<const DeadlockReport*>(report), "", unix_now_ns()}));
+    exporter->logs->push(std::make_unique<LogBatch<DeadlockRecord>>(
+        *exporter, DeadlockRecord{*static_cast<const DeadlockReport*>(report), "", unix_now_ns()}, deadlock_body,
+        convert_deadlocks));
+  });
+}
+
+JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_inversion(jvmsight_otlp* exporter, const void* inversion) {
+  if (exporter == nullptr || !exporter->logs || inversion == nullptr) return;
+  guarded("queue a lock-order inversion record", [&] {
+    LockWarningRecord r;
+    r.inversion = *static_cast<const LockOrderInversion*>(inversion);
+    push_warning(*exporter, std::move(r));
+  });
+}
+
+JVMSIGHT_OTLP_EXPORT void jvmsight_otlp_push_stuck(jvmsight_otlp* exporter, const void* stuck) {
+  if (exporter == nullptr || !exporter->logs || stuck == nullptr) return;
+  guarded("queue a stuck thread record", [&] {
+    LockWarningRecord r;
+    r.kind = LockWarningRecord::Kind::stuck;
+    r.stuck = *static_cast<const StuckThreadReport*>(stuck);
+    push_warning(*exporter, std::move(r));
   });
 }
 

@@ -10,14 +10,16 @@
  *   - every metrics interval, on its agent thread, collects the neutral model
  *     and hands it to jvmsight_otlp_push_metrics(); every spans interval it
  *     takes what the span queue holds and hands it to jvmsight_otlp_push_spans();
- *     each newly confirmed deadlock goes to jvmsight_otlp_push_deadlock().
+ *     each newly confirmed deadlock goes to jvmsight_otlp_push_deadlock(), each
+ *     new lock-order inversion to jvmsight_otlp_push_inversion() and each
+ *     thread newly stuck on a lock to jvmsight_otlp_push_stuck().
  *     Each copies into that signal's bounded queue and returns: no network
  *     I/O on the caller's thread;
  *   - at VMDeath, pushes a last collection and calls jvmsight_otlp_shutdown()
  *     with a deadline (about a second): it never waits longer.
  *
  * Model pointers are opaque `const void*` standing for the model types
- * named at each function (model/telemetry.h, span.h, deadlock.h). That is sound only
+ * named at each function (model/telemetry.h, span.h, deadlock.h, lock_order.h). That is sound only
  * because both shared objects come from one build of one source tree; the
  * ABI version guards against mixing builds of different interface versions,
  * and the loader looks for the plugin only next to libjvmsight.so.
@@ -44,7 +46,7 @@ typedef struct jvmsight_otlp_host {
 typedef struct jvmsight_otlp_schedule {
   int64_t metrics_interval_ms; /* 0: metrics are not exported */
   int64_t spans_interval_ms;   /* 0: spans are not exported */
-  int32_t deadlocks;           /* nonzero: deadlock records are exported */
+  int32_t deadlocks;           /* nonzero: deadlock and lock warning records are exported */
 } jvmsight_otlp_schedule;
 
 typedef struct jvmsight_otlp jvmsight_otlp;
@@ -60,6 +62,11 @@ typedef void (*jvmsight_otlp_push_spans_fn)(jvmsight_otlp* exporter, const void*
 /* report: `const jvmsight::DeadlockReport*`. The plugin renders the log
  * record's body from it, on its logs thread. */
 typedef void (*jvmsight_otlp_push_deadlock_fn)(jvmsight_otlp* exporter, const void* report);
+/* The warnings before a deadlock, as WARN log records (rendered by the plugin
+ * too): inversion: `const jvmsight::LockOrderInversion*`; stuck:
+ * `const jvmsight::StuckThreadReport*` (model/lock_order.h). */
+typedef void (*jvmsight_otlp_push_inversion_fn)(jvmsight_otlp* exporter, const void* inversion);
+typedef void (*jvmsight_otlp_push_stuck_fn)(jvmsight_otlp* exporter, const void* stuck);
 /* Adds the exporter's own counters per signal (sent, failed, dropped, last
  * success) to a `jvmsight::MetricFamilies*`, so /metrics and the push both
  * carry them. */

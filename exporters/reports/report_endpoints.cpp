@@ -1,6 +1,7 @@
 #include "exporters/reports/report_endpoints.h"
 
 #include "exporters/reports/gc_report.h"
+#include "exporters/reports/lock_order_report.h"
 #include "exporters/reports/thread_report.h"
 
 namespace jvmsight {
@@ -35,7 +36,7 @@ HttpResponse ThreadsEndpoint::answer(const HttpRequest& req) {
 HttpResponse DeadlocksEndpoint::answer(const HttpRequest& req) {
   auto as_json = wants_json(req);
   if (!as_json) return unknown_format();
-  return text_or_json(*as_json, source_.deadlocks(), deadlocks_text, deadlocks_json);
+  return text_or_json(*as_json, source_.deadlocks(), deadlocks_page_text, deadlocks_page_json);
 }
 
 HttpResponse GcEndpoint::answer(const HttpRequest& req) {
@@ -54,7 +55,7 @@ HttpRoute threads_endpoint(ReportSource& source) {
 
 HttpRoute deadlocks_endpoint(ReportSource& source) {
   return {"/deadlocks", std::make_shared<DeadlocksEndpoint>(source),
-          "current deadlock cycles with threads, locks and stacks (?format=json)"};
+          "current deadlock cycles with threads, locks and stacks, and lock-order inversions (?format=json)"};
 }
 
 HttpRoute gc_endpoint(ReportSource& source) {

@@ -1,6 +1,7 @@
 #pragma once
-// The detail endpoints: GET /threads and GET /deadlocks (text by default,
-// JSON with ?format=json) and GET /gc (JSON). Each runs on the HTTP server's
+// The detail endpoints: GET /threads and GET /deadlocks (deadlocks formed
+// and potential ones; text by default, JSON with ?format=json) and GET /gc
+// (JSON). Each runs on the HTTP server's
 // thread and takes its report from a ReportSource (the agent's is
 // AgentAnswers, agent/http_front.h, which asks the agent thread and waits).
 #include <optional>
@@ -9,6 +10,7 @@
 #include "exporters/http/http_server.h"
 #include "model/deadlock.h"
 #include "model/gc_report.h"
+#include "model/lock_order.h"
 
 namespace jvmsight {
 
@@ -18,7 +20,7 @@ class ReportSource {
   // Each nullopt when no report could be had in time (JVM busy or
   // exiting): the endpoints answer 503.
   virtual std::optional<std::vector<ThreadRecord>> thread_dump() = 0;
-  virtual std::optional<std::vector<DeadlockReport>> deadlocks() = 0;
+  virtual std::optional<DeadlocksPage> deadlocks() = 0;
   virtual std::optional<GcReport> gc_report() = 0;
 };
 

@@ -5,7 +5,6 @@
 #include "exporters/json/json_writer.h"
 
 namespace jvmsight {
-namespace {
 
 std::string hex(int32_t hash) {
   char buf[16];
@@ -27,6 +26,8 @@ std::string frame_text(const FrameRecord& f) {
     s += f.file;
   return s + ")\n";
 }
+
+namespace {
 
 std::string state_text(const ThreadRecord& t) {
   std::string s = "   java.lang.Thread.State: " + t.state;
@@ -83,6 +84,8 @@ void append_stack(std::string& s, const ThreadRecord& t) {
   }
 }
 
+}  // namespace
+
 std::string thread_text(const ThreadRecord& t) {
   std::string s = "\"" + t.name + "\" #" + std::to_string(t.id) + (t.daemon ? " daemon" : "") +
                   " prio=" + std::to_string(t.priority) + (t.in_native ? " in_native" : "") +
@@ -103,11 +106,15 @@ void write_lock(JsonWriter& w, const LockRef& l) {
   w.begin_object().key("identity_hash").value(hex(l.identity_hash)).key("class").value(l.class_name).end_object();
 }
 
+namespace {
+
 void write_locks(JsonWriter& w, const std::vector<LockRef>& locks) {
   w.begin_array();
   for (const auto& l : locks) write_lock(w, l);
   w.end_array();
 }
+
+}  // namespace
 
 void write_frame(JsonWriter& w, const FrameRecord& f) {
   w.begin_object().key("class").value(f.class_name).key("method").value(f.method).key("file");
@@ -119,6 +126,8 @@ void write_frame(JsonWriter& w, const FrameRecord& f) {
   write_locks(w, f.locked);
   w.end_object();
 }
+
+namespace {
 
 // The thread's lock, how it waits for it, and its owner; null if it waits for none.
 void write_waiting(JsonWriter& w, const ThreadRecord& t) {
@@ -136,6 +145,8 @@ void write_waiting(JsonWriter& w, const ThreadRecord& t) {
   w.end_object();
 }
 
+}  // namespace
+
 void write_thread(JsonWriter& w, const ThreadRecord& t) {
   w.begin_object().key("id").value(t.id).key("name").value(t.name).key("state").value(t.state);
   w.key("daemon").value(t.daemon).key("priority").value(t.priority);
@@ -148,6 +159,8 @@ void write_thread(JsonWriter& w, const ThreadRecord& t) {
   write_locks(w, t.owned_synchronizers);
   w.end_object();
 }
+
+namespace {
 
 const ThreadRecord* find(const DeadlockReport& d, ThreadKey id) {
   for (const auto& t : d.threads)
@@ -208,7 +221,14 @@ std::string deadlocks_text(const std::vector<DeadlockReport>& deadlocks) {
 
 std::string deadlocks_json(const std::vector<DeadlockReport>& deadlocks) {
   JsonWriter w;
-  w.begin_object().key("deadlocks").begin_array();
+  w.begin_object();
+  write_deadlocks(w, deadlocks);
+  w.end_object();
+  return std::move(w).finish();
+}
+
+void write_deadlocks(JsonWriter& w, const std::vector<DeadlockReport>& deadlocks) {
+  w.key("deadlocks").begin_array();
   for (const auto& d : deadlocks) {
     w.begin_object().key("monitor_only").value(d.cycle.monitor_only()).key("threads").begin_array();
     for (const auto& e : d.cycle.edges) {
@@ -230,8 +250,7 @@ std::string deadlocks_json(const std::vector<DeadlockReport>& deadlocks) {
     }
     w.end_array().end_object();
   }
-  w.end_array().key("count").value(deadlocks.size()).end_object();
-  return std::move(w).finish();
+  w.end_array().key("count").value(deadlocks.size());
 }
 
 }  // namespace jvmsight

@@ -10,10 +10,23 @@
 
 namespace jvmsight {
 
+class JsonWriter;
+
 std::string threads_text(const std::vector<ThreadRecord>& threads);
 std::string threads_json(const std::vector<ThreadRecord>& threads);
 
 std::string deadlocks_text(const std::vector<DeadlockReport>& deadlocks);
 std::string deadlocks_json(const std::vector<DeadlockReport>& deadlocks);
+// Its "deadlocks" and "count" members, into an open object.
+void write_deadlocks(JsonWriter& w, const std::vector<DeadlockReport>& deadlocks);
+
+// The pieces other reports are made of (lock_order_report.h).
+std::string hex(int32_t hash);  // 0x%08x: how locks are named
+std::string lock_text(const LockRef& l);
+std::string frame_text(const FrameRecord& f);
+std::string thread_text(const ThreadRecord& t);
+void write_lock(JsonWriter& w, const LockRef& l);
+void write_frame(JsonWriter& w, const FrameRecord& f);
+void write_thread(JsonWriter& w, const ThreadRecord& t);
 
 }  // namespace jvmsight

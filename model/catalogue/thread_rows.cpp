@@ -69,11 +69,13 @@ void add_thread_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-func
                      "thread may be in several",
                      "threads", {kept("substate", {"parked", "sleeping", "object_wait", "native", "suspended"})}));
   rows.push_back(own("jvmsight_virtual_threads_supported", gauge,
-                     "1 if the JVM reports virtual thread start/end to the agent (JDK 21+), else 0", "threads"));
+                     "1 if the JVM has virtual threads and jvmsight counts the live ones (JDK 21+), else 0",
+                     "threads"));
   rows.push_back(own("jvmsight_virtual_threads_started_total", counter,
-                     "Virtual threads started since the agent loaded", "threads"));
+                     "Virtual threads started since the agent loaded (only with virtual_thread_starts=on)", "threads"));
   rows.push_back(own("jvmsight_virtual_threads_live", gauge,
-                     "Virtual threads started and not yet ended since the agent loaded", "threads"));
+                     "Live virtual threads, as the JDK's thread containers hold them (jcmd Thread.dump_to_file)",
+                     "threads"));
   // Thread pools: no convention counts threads by pool and Thread.State
   // (jvm.executor.* counts an executor's busy and idle workers).
   const auto pool = kept("pool");

@@ -7,10 +7,12 @@ Everything listens on 127.0.0.1, on free ports:
                     virtual threads), G1, on the newest JDK under /usr/lib/jvm (21+ for
                     virtual threads); told to deadlock once Prometheus scrapes it;
       "healthy":    calm workload, ZGC (so concurrent-cycle panels have data), on the oldest JDK;
+      "warned":     calm workload with stuck_threshold_ms=2000, on a JDK between the two; told to
+                    get a thread stuck on a lock and to take two locks in opposite orders;
   - a webhook receiver (in this process);
   - Debian's prometheus-alertmanager with deploy/prometheus/alertmanager-example.yaml, its
     receivers pointed at the webhook (the route is kept as shipped);
-  - Debian's prometheus, scraping both JVMs every second and evaluating a copy of
+  - Debian's prometheus, scraping the three JVMs every second and evaluating a copy of
     deploy/prometheus/jvmsight-rules.yaml in which only the `for:` durations are shortened.
 Checks, in order:
   1. before the deadlock, JvmDeadlocked is not active for either JVM;
@@ -20,9 +22,13 @@ Checks, in order:
   4. every query of deploy/grafana/jvmsight-dashboard.json, variables substituted as Grafana
      does, returns data with a finite value (virtual-thread queries need a JDK 21+: without
      one they are skipped and the output says so); the job/instance variables list both JVMs;
-  5. the deadlocked JVM is told to collect back to back (System.gc()): JvmStoppedTooLong fires for it;
-  6. the deadlocked JVM is killed: JvmsightAgentDown fires for it, JvmDeadlocked resolves;
-  7. throughout, the healthy JVM has no alert at all (any state), and none was delivered for it.
+  5. the warnings before a deadlock: JvmThreadsStuck and JvmLockOrderInversion fire for the warned
+     JVM and reach the webhook (the example's tickets route, group_wait 30 s), then resolve while the
+     JVM runs on (the stuck thread gets its lock; the inversion's locks are collected): Prometheus
+     and Alertmanager drop them;
+  6. the deadlocked JVM is told to collect back to back (System.gc()): JvmStoppedTooLong fires for it;
+  7. the deadlocked JVM is killed: JvmsightAgentDown fires for it, JvmDeadlocked resolves;
+  8. throughout, the healthy JVM has no alert at all (any state), and none was delivered for it.
 """
 import argparse
 import copy
@@ -203,9 +209,11 @@ def jdks():
     return sorted(found)
 
 
-def start_jvm(run, name, home, gc_flag, mode, agent, classes):
+def start_jvm(run, name, home, gc_flag, mode, agent, classes, extra_options=""):
     portfile = os.path.join(run.dir, name + ".port")
-    options = f"port=0,host=127.0.0.1,portfile={portfile}"
+    options = f"port=0,host=127.0.0.1,portfile={portfile}{extra_options}"
+    if mode == "contended":
+        options += ",virtual_thread_starts=on"  # the dashboard's started/s (opt-in: it costs every virtual thread)
     argv = [os.path.join(home, "bin", "java"), gc_flag, "-Xmx128m", f"-agentpath:{agent}={options}",
             "-cp", classes, "AlertingWorkload", mode]
     p = run.spawn(name, argv, stdin=True)
@@ -350,8 +358,12 @@ def main():
                                               args.agent, args.classes)
         dead, dead_portfile = start_jvm(run, "deadlocked-jvm", deadlocked_jdk[1], "-XX:+UseG1GC", "contended",
                                         args.agent, args.classes)
+        warned_jdk = found[len(found) // 2]
+        warned, warned_portfile = start_jvm(run, "warned-jvm", warned_jdk[1], "-XX:+UseSerialGC", "calm",
+                                            args.agent, args.classes, ",stuck_threshold_ms=2000")
         ready = dead.line("READY", 60)
         healthy.line("READY", 60)
+        warned.line("READY", 60)
         if has_virtual and ready != "READY virtual=1":
             raise Failure(f"JDK {deadlocked_jdk[0]} runs no virtual threads: {ready}")
 
@@ -367,7 +379,10 @@ def main():
 
         healthy_instance = f"127.0.0.1:{port_of(healthy_portfile)}"
         dead_instance = f"127.0.0.1:{port_of(dead_portfile)}"
-        say(f"agents: healthy {healthy_instance}, deadlocked {dead_instance}")
+        warned_instance = f"127.0.0.1:{port_of(warned_portfile)}"
+        say(f"agents: healthy {healthy_instance}, deadlocked {dead_instance}, warned {warned_instance} "
+            f"(JDK {warned_jdk[0]})")
+        targets = [healthy_instance, dead_instance, warned_instance]
 
         # ----------------------------------------------------- Alertmanager
         with open(args.alertmanager_config) as f:
@@ -393,19 +408,19 @@ def main():
             "global": {"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
             "rule_files": [rules_copy],
             "alerting": {"alertmanagers": [{"static_configs": [{"targets": [f"127.0.0.1:{am_port}"]}]}]},
-            "scrape_configs": [{"job_name": JOB, "static_configs": [{"targets": [healthy_instance, dead_instance]}]}],
+            "scrape_configs": [{"job_name": JOB, "static_configs": [{"targets": targets}]}],
         }
         prometheus = start_prometheus(run, args.prometheus, prom_config)
         say(f"Prometheus on 127.0.0.1:{prometheus.port}")
 
-        wait_until("both targets up", lambda: sorted(
+        wait_until("every target up", lambda: sorted(
             t["labels"]["instance"] for t in prometheus.api("targets")["activeTargets"] if t["health"] == "up")
-            == sorted([healthy_instance, dead_instance]), 30, 0.2)
+            == sorted(targets), 30, 0.2)
         group_names = {g["name"] for g in prometheus.api("rules")["groups"]}
         if group_names != {g["name"] for g in rules["groups"]}:
             raise Failure(f"Prometheus loaded rule groups {group_names}")
         wait_until("two scrapes of each agent (rates defined)", lambda: len(
-            prometheus.query(f'rate(jvmsight_deadlock_checks_total{{job="{JOB}"}}[10s]) > 0')["result"]) == 2, 30, 0.2)
+            prometheus.query(f'rate(jvmsight_deadlock_checks_total{{job="{JOB}"}}[10s]) > 0')["result"]) == 3, 30, 0.2)
 
         def healthy_alerts():
             return [a for a in prometheus.alerts() if a["labels"].get("instance") == healthy_instance]
@@ -413,6 +428,15 @@ def main():
         def deadlock_alerts(instance):
             return [a for a in prometheus.alerts()
                     if a["labels"].get("alertname") == "JvmDeadlocked" and a["labels"].get("instance") == instance]
+
+        # 5 starts here: the tickets route waits 30 s before it delivers, which
+        # the deadlock and dashboard steps overlap.
+        if [a for a in prometheus.alerts() if a["labels"].get("instance") == warned_instance]:
+            raise Failure(f"the warned JVM has alerts before any warning: {prometheus.alerts()}")
+        warned.send("stuck")
+        say(f"warned JVM: {warned.line('STUCK', 30)}")
+        warned.send("inversion")
+        say(f"warned JVM: {warned.line('INVERSION', 60)}")
 
         # 1. Nothing before the deadlock.
         if deadlock_alerts(dead_instance) or deadlock_alerts(healthy_instance):
@@ -482,9 +506,9 @@ def main():
         inst_selector, inst_label = gd.label_values_query(variables["instance"]["definition"])
         instances = prometheus.api(f"label/{inst_label}/values",
                                    {"match[]": gd.substitute(inst_selector, values)})
-        if sorted(instances) != sorted([healthy_instance, dead_instance]):
+        if sorted(instances) != sorted(targets):
             problems.append(f"variable instance lists {instances}")
-        values["instance"] = gd.multi_value([healthy_instance, dead_instance])
+        values["instance"] = gd.multi_value(targets)
 
         queries = list(gd.queries(dashboard))
         pending = {}
@@ -523,7 +547,36 @@ def main():
         if healthy_alerts():
             problems.append(f"healthy JVM has alerts: {healthy_alerts()}")
 
-        # 5. A JVM that stands still for safepoints fires JvmStoppedTooLong. Its window is 5 minutes
+        # 5. The warnings before a deadlock fire, reach the webhook, and resolve.
+        warnings = ["JvmThreadsStuck", "JvmLockOrderInversion"]
+
+        def warned_delivered():
+            names = {a["labels"].get("alertname") for _, path, a in webhook.alerts()
+                     if a["labels"].get("instance") == warned_instance and a["status"] == "firing"
+                     and a["labels"].get("severity") == "warning" and path == "/tickets"}
+            return all(w in names for w in warnings)
+
+        wait_until(f"{' and '.join(warnings)} at the webhook for the warned JVM", warned_delivered, 90, 0.2)
+        say(f"{', '.join(warnings)} delivered for {warned_instance} (tickets route)")
+        status, body = http_get(int(warned_instance.split(":")[1]), "/deadlocks")
+        if status != 200 or "AlertingWorkload$InversionLeft" not in body or "inversion-ba" not in body:
+            problems.append(f"/deadlocks of the warned JVM answered {status}: {body[:400]}")
+        warned.send("unstick")
+        warned.line("UNSTUCK", 30)
+        warned.send("forget")
+        warned.line("FORGOTTEN", 60)
+
+        def warnings_active():
+            in_prometheus = [a for a in prometheus.alerts() if a["labels"].get("instance") == warned_instance]
+            _, body = http_get(am_port, "/api/v2/alerts")
+            in_alertmanager = [a for a in json.loads(body or "[]")
+                               if a["labels"].get("instance") == warned_instance]
+            return in_prometheus or in_alertmanager
+
+        wait_until("the warnings to resolve in Prometheus and Alertmanager", lambda: not warnings_active(), 60, 0.2)
+        say(f"{', '.join(warnings)} resolved for {warned_instance} while it runs on")
+
+        # 6. A JVM that stands still for safepoints fires JvmStoppedTooLong. Its window is 5 minutes
         #    (not shortened), so it takes 30 s stopped: System.gc() back to back is the fastest way.
         dead.send("stop")
         dead.line("STOPPING", 30)
@@ -537,7 +590,7 @@ def main():
         say(f"JvmStoppedTooLong firing {time.monotonic() - storm:.1f} s after the collections began: "
             f"{stopped['annotations'].get('summary')}")
 
-        # 6. A silent agent cannot hide the deadlock.
+        # 7. A silent agent cannot hide the deadlock.
         dead.kill()
         killed = time.monotonic()
         say("deadlocked JVM killed")
@@ -551,7 +604,7 @@ def main():
         wait_until("JvmDeadlocked to resolve once the series went stale",
                    lambda: not deadlock_alerts(dead_instance), 30, 0.2)
 
-        # 7. The healthy JVM, all along.
+        # 8. The healthy JVM, all along.
         if healthy_alerts():
             problems.append(f"healthy JVM has alerts: {healthy_alerts()}")
         to_healthy = [a for _, _, a in webhook.alerts() if a["labels"].get("instance") == healthy_instance]

@@ -45,10 +45,10 @@ class MetricsFrom : public MetricsSource {
 // Reports as given (nullopt: the JVM was busy).
 struct FixedReports : ReportSource {
   std::optional<std::vector<ThreadRecord>> threads = std::vector<ThreadRecord>{};
-  std::optional<std::vector<DeadlockReport>> cycles = std::vector<DeadlockReport>{};
+  std::optional<DeadlocksPage> page = DeadlocksPage{};
   std::optional<GcReport> gc = GcReport{};
   std::optional<std::vector<ThreadRecord>> thread_dump() override { return threads; }
-  std::optional<std::vector<DeadlockReport>> deadlocks() override { return cycles; }
+  std::optional<DeadlocksPage> deadlocks() override { return page; }
   std::optional<GcReport> gc_report() override { return gc; }
 };
 

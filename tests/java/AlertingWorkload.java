@@ -35,6 +35,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread that collects back to back (System.gc(): full stop-the-world
  * collections, so the JVM stands still nearly all the time) and prints
  * "STOPPING". "exit" ends.
+ * The warnings before a deadlock (run with a short stuck_threshold_ms):
+ * "stuck" makes "stuck-waiter" block on a StuckLedger monitor that
+ * "stuck-holder" holds, printing "STUCK at_ms=<T>" once ThreadMXBean shows it
+ * waiting; "unstick" lets it go ("UNSTUCK"). "inversion" takes two monitors
+ * in opposite orders at different times, each time while a bystander makes
+ * the inner one busy, so the threads wait (no deadlock can form); prints
+ * "INVERSION orders=2". "forget" drops those two monitors and collects
+ * until they are gone ("FORGOTTEN").
  */
 public class AlertingWorkload {
     static final class Ledger { long entries; }
@@ -95,7 +103,11 @@ public class AlertingWorkload {
             else if (cmd.equals("stop")) {
                 start("safepoint-storm", () -> { while (true) System.gc(); });
                 System.out.println("STOPPING");
-            } else if (cmd.equals("exit")) break;
+            } else if (cmd.equals("stuck")) System.out.println(stuck());
+            else if (cmd.equals("unstick")) System.out.println(unstick());
+            else if (cmd.equals("inversion")) System.out.println(inversion());
+            else if (cmd.equals("forget")) System.out.println(forget());
+            else if (cmd.equals("exit")) break;
             System.out.flush();
         }
         System.exit(0);
@@ -129,6 +141,65 @@ public class AlertingWorkload {
             if (System.nanoTime() > deadline) return "NO_DEADLOCK";
             Thread.sleep(2);
         }
+    }
+
+    static final class StuckLedger { }
+    static final class InversionLeft { }
+    static final class InversionRight { }
+    static final CountDownLatch unstick = new CountDownLatch(1);
+    static Thread stuckWaiter;
+    static Object[] inversionLocks = {new InversionLeft(), new InversionRight()};
+
+    static String stuck() throws InterruptedException {
+        StuckLedger ledger = new StuckLedger();
+        Thread holder = start("stuck-holder", () -> {
+            synchronized (ledger) { try { unstick.await(); } catch (InterruptedException e) { } }
+        });
+        awaitState(holder, Thread.State.WAITING);
+        stuckWaiter = start("stuck-waiter", () -> { synchronized (ledger) { } });
+        awaitState(stuckWaiter, Thread.State.BLOCKED);
+        return "STUCK at_ms=" + System.currentTimeMillis();
+    }
+
+    static String unstick() throws InterruptedException {
+        unstick.countDown();
+        stuckWaiter.join();
+        return "UNSTUCK";
+    }
+
+    /** A then B while B is busy, later B then A while A is busy: the orders never overlap. */
+    static String inversion() throws InterruptedException {
+        Object a = inversionLocks[0], b = inversionLocks[1];
+        orderWhileBusy("inversion-ab", b, () -> { synchronized (a) { synchronized (b) { } } });
+        orderWhileBusy("inversion-ba", a, () -> { synchronized (b) { synchronized (a) { } } });
+        return "INVERSION orders=2";
+    }
+
+    static void orderWhileBusy(String name, Object busy, Runnable order) throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        Thread bystander = start(name + "-bystander", () -> {
+            synchronized (busy) { try { release.await(); } catch (InterruptedException e) { } }
+        });
+        awaitState(bystander, Thread.State.WAITING);
+        Thread t = start(name, order);
+        awaitState(t, Thread.State.BLOCKED);
+        Thread.sleep(1500);  // three background checks see it wait
+        release.countDown();
+        t.join();
+        bystander.join();
+    }
+
+    static String forget() throws InterruptedException {
+        java.lang.ref.WeakReference<Object> a = new java.lang.ref.WeakReference<>(inversionLocks[0]);
+        java.lang.ref.WeakReference<Object> b = new java.lang.ref.WeakReference<>(inversionLocks[1]);
+        inversionLocks = null;
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (a.get() != null || b.get() != null) {
+            if (System.nanoTime() > deadline) return "NOT_COLLECTED";
+            System.gc();
+            Thread.sleep(50);
+        }
+        return "FORGOTTEN";
     }
 
     /** Short-lived garbage with a small live set, and an explicit collection every 500 ms. */

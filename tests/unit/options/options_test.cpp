@@ -116,6 +116,7 @@ TEST(LockOptions, DefaultsServeDetailsAndCheckTwiceASecond) {
   EXPECT_EQ(p.options.details, Details::local);  // names and stacks: this machine only
   EXPECT_EQ(p.options.deadlock_check_ms, 500);
   EXPECT_EQ(p.options.lock_classes, 20);
+  EXPECT_EQ(p.options.stuck_threshold_ms, 60000);  // a minute on one lock: stuck
 }
 
 TEST(LockOptions, ParsesEachLockOption) {
@@ -139,6 +140,14 @@ void expect_error(const std::string& text, const std::string& fragment) {
 TEST(LockOptions, BadDetailsNamesTheAcceptedValues) {
   expect_error("details=yes", "bad details 'yes' (expected local, on or off");
   expect_error("details=", "bad details ''");
+}
+
+TEST(LockOptions, StuckThresholdFromASecondToADay) {
+  EXPECT_EQ(parse_options("stuck_threshold_ms=1000").options.stuck_threshold_ms, 1000);
+  EXPECT_EQ(parse_options("stuck_threshold_ms=86400000").options.stuck_threshold_ms, 86400000);
+  expect_error("stuck_threshold_ms=999", "bad stuck_threshold_ms '999' (expected milliseconds from 1000 to 86400000");
+  expect_error("stuck_threshold_ms=86400001", "bad stuck_threshold_ms");
+  expect_error("stuck_threshold_ms=1m", "bad stuck_threshold_ms");
 }
 
 TEST(LockOptions, BadDeadlockCheckIntervalIsRejected) {
@@ -189,6 +198,14 @@ TEST(ProfileOptions, OnByDefaultLocalOrOffAndARateInMicroseconds) {
     expect_error(bad, "microseconds from 0 to 1000000");
 }
 
+// Off by default: asking for it costs every virtual thread (OPTIONS.md).
+TEST(ThreadOptions, VirtualThreadStartsOffUnlessAsked) {
+  EXPECT_FALSE(parse_options("").options.virtual_thread_starts);
+  EXPECT_TRUE(parse_options("virtual_thread_starts=on").options.virtual_thread_starts);
+  EXPECT_FALSE(parse_options("virtual_thread_starts=off").options.virtual_thread_starts);
+  expect_error("virtual_thread_starts=yes", "virtual_thread_starts");
+}
+
 TEST(ThreadOptions, ThreadPoolsIsACapOrOff) {
   EXPECT_EQ(parse_options("").options.thread_pools, 50);
   EXPECT_EQ(parse_options("thread_pools=200").options.thread_pools, 200);
@@ -199,7 +216,8 @@ TEST(ThreadOptions, ThreadPoolsIsACapOrOff) {
 }
 
 TEST(LockOptions, UnknownKeyListsTheLockOptions) {
-  expect_error("deadlocks=on", "details, deadlock_check_ms, lock_classes, contention, contention_sampling");
+  expect_error("deadlocks=on",
+               "details, deadlock_check_ms, stuck_threshold_ms, lock_classes, contention, contention_sampling");
   expect_error("details=on,details=off", "given twice");
 }
 

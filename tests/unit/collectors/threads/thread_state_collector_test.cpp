@@ -10,6 +10,7 @@ class FakeThreadSource : public ThreadSource {
   std::vector<jint> states;
   std::vector<bool> daemon;  // per state entry; empty: the daemon flag is unknown
   std::optional<ThreadCounts> mx;
+  std::optional<uint64_t> live_virtual;  // nullopt: no virtual threads (before JDK 21)
   bool refuse = false;
   bool count_states(ThreadStateCounts& out) override {
     if (refuse) return false;
@@ -18,6 +19,7 @@ class FakeThreadSource : public ThreadSource {
     return true;
   }
   std::optional<ThreadCounts> counts() override { return mx; }
+  std::optional<uint64_t> live_virtual_threads() override { return live_virtual; }
 };
 
 double sample(const MetricFamily& f, const std::string& label_value) {
@@ -96,17 +98,25 @@ TEST(ThreadStateCollector, DaemonSplitOfStates) {
   EXPECT_NE(find_family(unknown, "jvm_threads_state"), nullptr);
 }
 
-TEST(ThreadStateCollector, VirtualThreadsWhenSupported) {
+// Live virtual threads come from the source (the JDK's containers); starts
+// only while the counter is fed (virtual_thread_starts=on).
+TEST(ThreadStateCollector, LiveVirtualThreadsFromTheSourceStartsOnlyWhenCounted) {
   FakeThreadSource src;
+  src.live_virtual = 4;
   VirtualThreadCounter vt;
-  vt.set_supported(true);
-  for (int i = 0; i < 5; ++i) vt.on_start();
-  vt.on_end();
   ThreadStateCollector c(src, vt);
   MetricFamilies out;
   c.collect(out);
-  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_started_total")->samples[0].value, 5);
+  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_supported")->samples[0].value, 1);
   EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_live")->samples[0].value, 4);
+  EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_started_total"), nullptr);
+
+  vt.set_supported(true);
+  for (int i = 0; i < 5; ++i) vt.on_start();
+  MetricFamilies counted;
+  c.collect(counted);
+  EXPECT_EQ(find_family(counted, "jvmsight_virtual_threads_started_total")->samples[0].value, 5);
+  EXPECT_EQ(find_family(counted, "jvmsight_virtual_threads_live")->samples[0].value, 4);
 }
 
 TEST(ThreadStateCollector, RefusingJvmOmitsFamiliesInsteadOfReportingZeros) {

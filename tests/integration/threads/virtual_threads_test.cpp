@@ -1,0 +1,60 @@
+// Live virtual threads and their starts (JDK 21+) compared with the JDK's
+// own view: the fixture's count and jcmd Thread.dump_to_file. Before 21:
+// ThreadMetrics.AllSixStatesAlwaysPresentAndTypesRight.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+
+#include "tests/harness/agent_jvm.h"
+#include "tests/harness/thread_truth.h"
+
+namespace jvmsight::test {
+namespace {
+
+class VirtualThreads : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(VirtualThreads, all_jdks().from(21));
+
+// The JDK's own count of its live virtual threads: jcmd Thread.dump_to_file
+// lists each as '#<tid> "<name>" virtual' (JDK 21; 25 adds the state and a
+// time); -1 if it failed.
+long jcmd_virtual_threads(const Jdk& jdk, pid_t pid, const TempDir& dir) {
+  const std::string file = dir.path("threads.txt");
+  auto dumped = run({jdk.tool("jcmd"), std::to_string(pid), "Thread.dump_to_file", file});
+  std::ifstream in(file);
+  if (dumped.exit_code != 0 || !in) return -1;
+  static const std::regex virtual_thread(R"(^#[0-9]+ ".*" virtual( .*)?$)");
+  long n = 0;
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_match(line, virtual_thread)) ++n;
+  return n;
+}
+
+// Live virtual threads, those started through the Thread API and those of a
+// thread-per-task executor (a container of its own), by default without
+// JVM TI's virtual-thread support: equal to the fixture's own count and to
+// the JDK's thread dump; their starts are counted only when asked
+// (StartsCountedWhenAsked).
+TEST_P(VirtualThreads, LiveCountEqualsTheFixturesAndTheThreadDumps) {
+  const Jdk& jdk = GetParam();
+  AgentJvm jvm(jdk, "VirtualThreads", {"50", "30", "20"});
+  ASSERT_GT(jvm.port, 0);
+  auto truth = parse_report(*jvm.process->wait_for_line("VIRTUAL ", 1s));
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_supported"), 1.0);
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
+  EXPECT_EQ(jcmd_virtual_threads(jdk, jvm.process->pid(), jvm.dir), truth["alive"]);
+  EXPECT_FALSE(s.value("jvmsight_virtual_threads_started_total"));
+}
+
+TEST_P(VirtualThreads, StartsCountedWhenAsked) {
+  AgentJvm jvm(GetParam(), "VirtualThreads", {"50", "30", "20"}, "virtual_thread_starts=on");
+  ASSERT_GT(jvm.port, 0);
+  auto truth = parse_report(*jvm.process->wait_for_line("VIRTUAL ", 1s));
+  PromScrape s = jvm.scrape();
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_started_total"), truth["started"]);
+  EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
+}
+
+}  // namespace
+}  // namespace jvmsight::test
