@@ -67,15 +67,9 @@ bool parse_tristate(std::string_view v, Tristate& out) {
 }
 
 bool parse_audience(std::string_view v, Details& out) {
-  if (v == "local")
-    out = Details::local;
-  else if (v == "on")
-    out = Details::on;
-  else if (v == "off")
-    out = Details::off;
-  else
-    return false;
-  return true;
+  const bool known = v == "local" || v == "on" || v == "off";
+  if (known) out = v == "local" ? Details::local : v == "on" ? Details::on : Details::off;
+  return known;
 }
 
 // jcmd passes the argument with its quotes when the user wrote '"a=b,c=d"'.
@@ -157,8 +151,8 @@ const OptionSpec option_specs[] = {
      "milliseconds from 0 to 3600000, decimals allowed, e.g. 50 or 0.5; 0 records no contended wait as a span",
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},
     {"profiles", "profiles",
-     "on, local or off; on serves /debug/pprof/mutex to every client /metrics serves, local to loopback clients "
-     "only, off takes no stacks",
+     "on, local or off; on serves /debug/pprof/mutex and /block to every client /metrics serves, local to "
+     "loopback clients only, off takes no stacks",
      [](std::string_view v, Options& o) { return parse_audience(v, o.profiles); }},
     {"profile_rate_us", "profile_rate_us",
      "microseconds from 0 to 1000000: a contended wait of d is kept in the profile with probability d/rate "
