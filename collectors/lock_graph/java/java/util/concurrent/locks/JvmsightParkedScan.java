@@ -192,11 +192,14 @@ final class JvmsightParkedScan {
         int[] n = {0};
         JvmsightLockScan.eachVirtualThread(t -> {
             if (n[0] >= threads.length) return;
-            Thread.State s = t.getState();
-            if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) return;
+            // The blocker first: a plain field read. A virtual thread's
+            // getState() takes its carrier-access lock while it runs, which
+            // every walk would contend with the thread itself for.
             Object blocker = LockSupport.getBlocker(t);
             long[] q = queue(blocker);
             if (q == null) return;
+            Thread.State s = t.getState();
+            if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) return;
             Object node = walk(q, blocker, t, null);
             threads[n[0]] = t;
             ids[n[0]] = t.getId();
