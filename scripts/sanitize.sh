@@ -6,8 +6,9 @@
 #                                          job queue, span queue, recorders, HTTP server
 #   scripts/sanitize.sh jvm [build-dir]    the agent built with ASan + UBSan, loaded
 #                                          into real JVMs: the integration suite on
-#                                          the JDKs under /usr/lib/jvm, libasan
-#                                          preloaded (JVM_FILTER narrows it, a gtest filter)
+#                                          the newest JDK under /usr/lib/jvm, libasan
+#                                          preloaded (JVM_FILTER narrows it, a gtest filter;
+#                                          JVMSIGHT_TEST_JDKS picks other JDKs)
 #   scripts/sanitize.sh otlp [build-dir]   the OTLP plugin and both transports
 #                                          built with ASan + UBSan: their unit
 #                                          tests, then the transport tests in
@@ -75,6 +76,17 @@ if [ "$mode" = jvm ] || [ "$mode" = otlp ]; then
     suite=$dir/tests/otlp/otlp_integration_tests
   else
     build_quietly integration_tests
+    # One JDK under ASan, the newest (25 on CI): it takes the paths the
+    # older ones take plus virtual threads', and a second JDK doubled the
+    # stage (169 tests, about 9 minutes, against 88); every JDK runs the
+    # uninstrumented suites.
+    if [ -z "${JVMSIGHT_TEST_JDKS:-}" ]; then
+      JVMSIGHT_TEST_JDKS=$(for home in /usr/lib/jvm/*/; do
+        major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null)
+        if [ -n "$major" ]; then echo "$major ${home%/}"; fi
+      done | sort -n | tail -n 1 | cut -d' ' -f2) || true
+      export JVMSIGHT_TEST_JDKS
+    fi
   fi
   # The JVM is not instrumented and lives on signals ASan would take: SEGV
   # (implicit null checks, safepoint polls), BUS and FPE are the JVM's.

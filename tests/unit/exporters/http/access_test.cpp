@@ -12,22 +12,14 @@
 #include <vector>
 
 #include "tests/harness/jvm_process.h"
+#include "tests/unit/exporters/http/credentials_files.h"
 
 namespace jvmsight {
 namespace {
 
 using namespace std::chrono_literals;
 
-Credentials both_schemes(const test::TempDir& dir) {
-  std::ofstream(dir.path("users")) << "prom:pw\n";
-  std::ofstream(dir.path("token")) << "t0k\n";
-  chmod(dir.path("users").c_str(), 0600);
-  chmod(dir.path("token").c_str(), 0600);
-  Credentials c;
-  std::string warning;
-  EXPECT_EQ(read_credentials(dir.path("users"), dir.path("token"), c, warning), "");
-  return c;
-}
+using test::both_schemes;
 
 TEST(LoopbackAddress, OnlyLoopbackForms) {
   for (const char* a : {"127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"}) EXPECT_TRUE(is_loopback_address(a)) << a;

@@ -17,6 +17,7 @@
 #include "tests/harness/jvm_process.h"
 #include "tests/harness/serve.h"
 #include "tests/harness/test_ca.h"
+#include "tests/unit/exporters/http/credentials_files.h"
 
 namespace jvmsight {
 namespace {
@@ -48,16 +49,7 @@ HttpRoute ok_route(const std::string& path) {
   });
 }
 
-Credentials both_schemes(const test::TempDir& dir) {
-  std::ofstream(dir.path("users")) << "prom:pw\n";
-  std::ofstream(dir.path("token")) << "t0k\n";
-  chmod(dir.path("users").c_str(), 0600);
-  chmod(dir.path("token").c_str(), 0600);
-  Credentials c;
-  std::string warning;
-  EXPECT_EQ(read_credentials(dir.path("users"), dir.path("token"), c, warning), "");
-  return c;
-}
+using test::both_schemes;
 
 std::unique_ptr<HttpServer> serve_echo(int max_body_bytes) {
   HttpServerConfig config;
