@@ -76,9 +76,10 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
 void note_waiting_stack(jvmtiEnv* jvmti) {
   jvmtiFrameInfo frames[StackTable::max_depth];
   jint depth = 0;
-  uint32_t id = StackTable::no_stack;
-  if (jvmti->GetStackTrace(nullptr, 0, StackTable::max_depth, frames, &depth) == JVMTI_ERROR_NONE)
-    id = sinks.monitor_stacks->table().intern(frames, static_cast<uint32_t>(depth));
+  // A thread JVM TI gives no stack for (one exiting, on JDK 25) waits with
+  // no Java frame, as one whose stack is empty.
+  if (jvmti->GetStackTrace(nullptr, 0, StackTable::max_depth, frames, &depth) != JVMTI_ERROR_NONE) depth = 0;
+  const uint32_t id = sinks.monitor_stacks->table().intern(frames, static_cast<uint32_t>(depth));
   sinks.profile_env->SetThreadLocalStorage(nullptr, as_storage(id));
 }
 

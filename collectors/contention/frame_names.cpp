@@ -60,6 +60,7 @@ const FrameNames::Method& FrameNames::method(jmethodID id) {
 }
 
 ProfileFrame FrameNames::frame(const jvmtiFrameInfo& f) {
+  if (f.method == nullptr) return {function("[no Java frames]"), 0};
   const Method& m = method(f.method);
   ProfileFrame out;
   out.function = m.function;

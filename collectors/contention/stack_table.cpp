@@ -48,7 +48,14 @@ uint64_t StackTable::hash(const jvmtiFrameInfo* frames, uint32_t depth) {
 }
 
 uint32_t StackTable::intern(const jvmtiFrameInfo* frames, uint32_t depth) {
-  if (depth == 0) return other;
+  // A wait with no Java frame (a thread past its run() that contends, in
+  // the JVM's exit path, for its Thread object's monitor with a joiner) is
+  // one frame of no method; FrameNames names it.
+  static const jvmtiFrameInfo no_java_frames{nullptr, -1};
+  if (depth == 0) {
+    frames = &no_java_frames;
+    depth = 1;
+  }
   if (depth > max_depth) depth = max_depth;
   const uint64_t h = hash(frames, depth);
   Entry* entries = entries_.get();

@@ -28,7 +28,8 @@ class StackTable {
   StackTable();
 
   // Hot path. The id of these frames (leaf first), claiming an entry for a
-  // stack not seen before; other when the table is full or depth is 0.
+  // stack not seen before; other when the table is full. Depth 0 is a stack
+  // of its own: one frame whose method is null.
   uint32_t intern(const jvmtiFrameInfo* frames, uint32_t depth);
   // Hot path. weight: waits stood for, in 1/weight_one units (a sampled wait
   // stands for several); delay_ns: the time they stand for.

@@ -18,16 +18,20 @@ std::vector<std::string> words(const std::string& line) {
   return {std::istream_iterator<std::string>(in), {}};
 }
 
-// "  7: 0x0 M=1 a.B.c B.java:12 s=0" -> id 7, function and place.
+// "  7: 0x0 M=1 a.B.c B.java:12 s=0" -> id 7, function and place; a
+// function may have spaces ("[no Java frames] :0 s=0"): the place is the
+// word before "s=".
 bool parse_location(const std::string& line, uint64_t& id, std::string& function, std::string& place) {
   auto w = words(line);
   if (w.size() < 4 || w[0].back() != ':') return false;
   id = std::stoull(w[0]);
-  size_t at = 2;
+  size_t at = 2, end = w.size();
   if (w[at].rfind("M=", 0) == 0) ++at;
-  if (at + 1 >= w.size()) return false;
+  if (w[end - 1].rfind("s=", 0) == 0) --end;
+  if (at + 1 >= end) return false;
+  place = w[end - 1];
   function = w[at];
-  place = w[at + 1];
+  for (size_t i = at + 1; i + 1 < end; ++i) function += " " + w[i];
   return true;
 }
 

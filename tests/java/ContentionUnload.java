@@ -10,8 +10,12 @@ import java.net.URLClassLoader;
  * threads contending in it for `millis`, drops the loader and collects
  * until the JVM reports the class unloaded (ClassLoadingMXBean). Half the
  * rounds are short (10 ms), so some stacks may still be unnamed when their
- * class goes. Args: rounds millis. Prints READY, then "UNLOAD rounds=..
- * unloaded=.." (classes the JVM unloaded meanwhile), then serves commands.
+ * class goes. Then waits with no Java frame: threads end while main holds
+ * their Thread object's monitor, so each, past its run(), blocks for it in
+ * the JVM's exit path (where join's notifyAll is sent). Args: rounds millis
+ * [exits, 0 unless given]. Prints READY, then "UNLOAD rounds=..
+ * unloaded=.. exits=.." (classes the JVM unloaded meanwhile; contended
+ * exits), then serves commands.
  */
 public class ContentionUnload {
     public static class Worker implements Runnable {
@@ -53,7 +57,17 @@ public class ContentionUnload {
             }
         }
         System.gc();
-        System.out.println("UNLOAD rounds=" + rounds + " unloaded=" + (loading.getUnloadedClassCount() - unloadedBefore));
+        int exits = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        for (int i = 0; i < exits; i++) {
+            Thread ending = new Thread(() -> { });
+            synchronized (ending) {
+                ending.start();
+                Thread.sleep(100);
+            }
+            ending.join();
+        }
+        System.out.println("UNLOAD rounds=" + rounds + " unloaded=" + (loading.getUnloadedClassCount() - unloadedBefore)
+                + " exits=" + exits);
         System.out.flush();
         GroundTruth.serveCommands();
         System.exit(0);

@@ -71,7 +71,8 @@ TEST_P(MutexProfileVirtual, SplitOfWaitingTimeOnVirtualThreads) {
 }
 
 // A class that unloads while its frames are in the table never crashes the
-// JVM or shows garbage: a frame is its method's name, or "[unloaded]".
+// JVM or shows garbage: a frame is its method's name, or "[unloaded]" (or
+// "[no Java frames]": the workers join threads that end).
 TEST_P(MutexProfile, StacksInClassesThatUnload) {
   AgentJvm jvm(GetParam(), "ContentionUnload", {"12", "400"});
   ASSERT_GT(jvm.port, 0);
@@ -79,16 +80,41 @@ TEST_P(MutexProfile, StacksInClassesThatUnload) {
   ASSERT_TRUE(line) << jvm.process->err();
   EXPECT_GT(parse_report(*line)["unloaded"], 0) << "no class unloaded: the test proves nothing";
   GoPprof p = fetch(jvm);
-  const std::regex name(R"(\[unloaded\]|[A-Za-z_$][A-Za-z0-9_$.\/<>]*)");
+  const std::regex name(R"(\[unloaded\]|\[no Java frames\]|[A-Za-z_$][A-Za-z0-9_$.\/<>]*)");
   bool worker = false;
   for (const auto& s : p.samples)
     for (const auto& f : s.functions) {
-      EXPECT_TRUE(std::regex_match(f, name)) << f;
+      EXPECT_TRUE(std::regex_match(f, name)) << f << "\n" << p.raw;
       worker = worker || f == "ContentionUnload$Worker.contend";
     }
   EXPECT_TRUE(worker) << "the unloaded class's frames were named before it went\n" << p.raw;
   EXPECT_TRUE(jvm.process->running());
   EXPECT_EQ(jvm.get("/metrics").status, 200);
+}
+
+// A thread that waits with no Java frame (past its run(), in the JVM's exit
+// path, for its Thread object's monitor held by main) is a stack of its
+// own, "[no Java frames]", never the full table's "[other]".
+TEST_P(MutexProfile, WaitsWithoutJavaFrames) {
+  AgentJvm jvm(GetParam(), "ContentionUnload", {"0", "0", "5"});
+  ASSERT_GT(jvm.port, 0);
+  auto line = jvm.process->wait_for_line("UNLOAD ", std::chrono::seconds(30));
+  ASSERT_TRUE(line) << jvm.process->err();
+  const long exits = parse_report(*line)["exits"];
+  ASSERT_EQ(exits, 5) << *line;
+  GoPprof p = fetch(jvm);
+  double waits = 0, delay_ns = 0;
+  for (const auto& s : p.samples) {
+    EXPECT_EQ(s.functions[0].rfind("[other", 0), std::string::npos) << p.raw;
+    if (s.functions == std::vector<std::string>{"[no Java frames]"}) {
+      waits += s.values[contentions];
+      delay_ns += s.values[delay];
+    }
+  }
+  // Each exit waited ~100 ms; the rest of main's wait is the start.
+  EXPECT_EQ(waits, exits) << p.raw;
+  EXPECT_GE(delay_ns, exits * 50e6) << p.raw;
+  EXPECT_LE(delay_ns, exits * 150e6) << p.raw;
 }
 
 // ?seconds=N is the delta over the window: taken across a run that starts

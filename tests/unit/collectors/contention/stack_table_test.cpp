@@ -85,6 +85,19 @@ TEST(StackTable, AFullTableCountsUnderOtherAndTheDrop) {
   EXPECT_EQ(t.intern(nullptr, 0), StackTable::other);
 }
 
+// A wait with no Java frame is a stack of one frame of no method, never
+// the full table's other.
+TEST(StackTable, NoFramesIsAStackOfItsOwn) {
+  StackTable t;
+  const uint32_t id = t.intern(nullptr, 0);
+  EXPECT_GE(id, StackTable::first_entry);
+  EXPECT_EQ(t.intern(nullptr, 0), id);
+  EXPECT_EQ(t.dropped(), 0u);
+  auto seen = read(t);
+  ASSERT_EQ(seen[id].frames.size(), 1u);
+  EXPECT_EQ(seen[id].frames[0].method, nullptr);
+}
+
 TEST(StackTable, ThreadsInterningTheSameStacksAgreeOnIds) {
   StackTable t;
   constexpr int threads = 4, stacks = 500, rounds = 20;
