@@ -90,6 +90,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     auto* agent = new Agent(jvmti, std::move(parsed.options));
     agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live),
                                                 agent->options_.virtual_thread_starts);
+    agent->contention_.open_profile_env(vm);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
       log::error("cannot register JVM TI events; the JVM continues without jvmsight");
@@ -122,6 +123,8 @@ EventSinks Agent::event_sinks() {
   sinks.contention = &contention_.recorder();
   sinks.pinning = &threads_.pinning();
   sinks.tag_locks = capabilities_.tag_objects;
+  sinks.monitor_stacks = contention_.monitor_stacks();
+  sinks.profile_env = contention_.profile_env();
   sinks.vm_init = &Agent::on_vm_init;
   sinks.vm_death = &Agent::on_vm_death;
   return sinks;
@@ -181,6 +184,8 @@ void Agent::build_signals(JNIEnv* jni) {
   // thread's status word for the thread-state walk, in one call instead of
   // a JNI read per thread (without it, the roster reads them one by one).
   threads_.roster().set_status_gather(deadlocks_.status_gather());
+  // And its scan of parked threads feeds the block profile.
+  contention_.build_profiles(jni, threads_, deadlocks_.parked_scan(), collectors_);
 }
 
 void Agent::push_spans() {

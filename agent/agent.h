@@ -61,7 +61,8 @@ class Agent {
   DeadlockSignal deadlocks_;
   CollectorSet collectors_;  // what a scrape runs, in order (built on the agent thread)
   MetricsSnapshot metrics_;
-  AgentAnswers answers_{agent_thread_, metrics_, threads_, gc_, deadlocks_};  // what the HTTP endpoints ask
+  AgentAnswers answers_{agent_thread_, metrics_,   threads_,
+                        gc_,           deadlocks_, contention_};  // what the HTTP endpoints ask
 
   StderrDeadlockReporter stderr_deadlocks_;
   std::unique_ptr<HttpServer> server_;

@@ -14,7 +14,15 @@ constexpr std::chrono::seconds idle_wakeup{1};
 
 void AgentThread::every(std::chrono::milliseconds interval, std::function<void()> task,
                         std::optional<std::chrono::milliseconds> first) {
-  periodic_.push_back({interval, first.value_or(interval), std::move(task), {}});
+  auto fixed = [interval, task = std::move(task)]() -> std::chrono::nanoseconds {
+    task();
+    return interval;
+  };
+  periodic_.push_back({first.value_or(interval), interval, std::move(fixed), {}});
+}
+
+void AgentThread::paced(std::function<std::chrono::nanoseconds()> task, std::chrono::milliseconds first) {
+  periodic_.push_back({first, first, std::move(task), {}});
 }
 
 bool AgentThread::start(jvmtiEnv* jvmti, JNIEnv* jni, Setup setup) {
@@ -60,12 +68,13 @@ void AgentThread::loop(JNIEnv* jni) {
     for (auto& p : periodic_) {
       if (now < p.next) continue;
       LocalFrame frame(jni, local_refs_per_job);
+      std::chrono::nanoseconds after = p.retry;
       try {
-        p.task();
+        after = p.task();
       } catch (const std::exception& e) {
         log::warn("periodic agent task failed: ", e.what());
       }
-      p.next = now + p.interval;
+      p.next = now + std::chrono::duration_cast<JobQueue::Clock::duration>(after);
     }
     auto until = JobQueue::Clock::now() + idle_wakeup;
     for (const auto& p : periodic_) until = std::min(until, p.next);

@@ -26,6 +26,9 @@ class AgentThread {
   // first time `first` after the thread starts (default: one interval).
   void every(std::chrono::milliseconds interval, std::function<void()> task,
              std::optional<std::chrono::milliseconds> first = std::nullopt);
+  // Before start(): a task that says when it wants to run next (its answer,
+  // from when it ran), the first time `first` after the thread starts.
+  void paced(std::function<std::chrono::nanoseconds()> task, std::chrono::milliseconds first);
 
   // Live phase only. `setup` runs first on the new thread (to build what
   // needs its JNIEnv). False if the thread could not be started.
@@ -50,9 +53,9 @@ class AgentThread {
   void loop(JNIEnv* jni);
 
   struct Periodic {
-    std::chrono::milliseconds interval;
     std::chrono::milliseconds first;
-    std::function<void()> task;
+    std::chrono::milliseconds retry;                 // after the task threw
+    std::function<std::chrono::nanoseconds()> task;  // returns the time until its next run
     JobQueue::Clock::time_point next;
   };
 

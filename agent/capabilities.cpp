@@ -58,7 +58,8 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints, bool w
   wanted.can_get_monitor_info = potential.can_get_monitor_info;
   wanted.can_generate_monitor_events = potential.can_generate_monitor_events;
   wanted.can_tag_objects = potential.can_tag_objects;
-  // Lock-order call sites name file and line (no cost: HotSpot keeps both anyway).
+  // Contention profiles and lock-order call sites name frames by file and
+  // line (no cost: HotSpot keeps both anyway).
   wanted.can_get_line_numbers = potential.can_get_line_numbers;
   wanted.can_get_source_file_name = potential.can_get_source_file_name;
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;

@@ -1,5 +1,7 @@
 #include "agent/contention_signal.h"
 
+#include "common/log.h"
+
 namespace jvmsight {
 
 ContentionSignal::ContentionSignal(jvmtiEnv* jvmti, const Options& options, const Capabilities& capabilities,
@@ -8,11 +10,32 @@ ContentionSignal::ContentionSignal(jvmtiEnv* jvmti, const Options& options, cons
   recorder_.set_long_wait_ns(static_cast<uint64_t>(options_.contended_span_min_ns));
 }
 
+void ContentionSignal::open_profile_env(JavaVM* vm) {
+  if (options_.profiles == Details::off || !options_.contention) return;
+  if (vm->GetEnv(reinterpret_cast<void**>(&profile_env_), JVMTI_VERSION_1_2) != JNI_OK) {
+    profile_env_ = nullptr;
+    log::warn("no second JVM TI environment for the contention profiles: /debug/pprof/mutex is not served");
+    return;
+  }
+  monitor_stacks_ = std::make_unique<MonitorStackRecorder>(static_cast<uint64_t>(options_.profile_rate_ns));
+}
+
 void ContentionSignal::schedule(AgentThread& thread) {
+  // The block profile's sampler sets its own pace (BlockProfile, ParkPacing).
+  if (serves_block_profile()) {
+    thread.paced(
+        [this]() -> std::chrono::nanoseconds {
+          if (!block_profile_) return std::chrono::minutes(1);  // refused at build: nothing to sample
+          return block_profile_->sample();
+        },
+        std::chrono::milliseconds(100));
+  }
   if (!events_.monitor) return;
   thread.every(ContentionDutyCycle::slice, [this] {
     if (duty_cycle_) duty_cycle_->tick();
     if (wait_spans_) wait_spans_->drain();
+    // Named within a slice of a stack's first wait: before its classes can unload.
+    if (mutex_profile_) mutex_profile_->name_new();
   });
 }
 
@@ -27,10 +50,37 @@ void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& span
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
         recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_);
   }
+  if (events_.monitor && monitor_stacks())
+    mutex_profile_ = std::make_unique<MonitorProfile>(jvmti_, jni, *monitor_stacks_);
   if (events_.monitor && options_.contended_span_min_ns > 0) {
     wait_spans_ =
         std::make_unique<ContendedWaitSpans>(jvmti_, jni, recorder_.long_waits(), *collector_, threads.roster(), spans);
   }
+}
+
+void ContentionSignal::build_profiles(JNIEnv* jni, ThreadSignal& threads, ParkedThreadScan* parked,
+                                      CollectorSet& collectors) {
+  if (serves_block_profile() && parked == nullptr)
+    log::info("the lock scan's Java pass does not run here: /debug/pprof/block has nothing to serve");
+  if (serves_block_profile() && parked != nullptr) {
+    const VirtualThreadCensus& census = threads.virtual_census();
+    block_profile_ =
+        std::make_unique<BlockProfile>(jvmti_, jni, threads.roster(), *parked,
+                                       capabilities_.virtual_threads && census.available() ? &census : nullptr);
+  }
+  if (!mutex_profile_ && !block_profile_) return;
+  profile_collector_ = std::make_unique<ProfileCollector>(mutex_profile_.get(), block_profile_.get());
+  collectors.add("profiles", *profile_collector_);
+}
+
+std::optional<ContentionProfile> ContentionSignal::mutex_snapshot() {
+  if (!mutex_profile_) return std::nullopt;
+  return mutex_profile_->snapshot();
+}
+
+std::optional<ContentionProfile> ContentionSignal::block_snapshot() {
+  if (!block_profile_) return std::nullopt;
+  return block_profile_->snapshot();
 }
 
 void ContentionSignal::note_unseen_blocking() {

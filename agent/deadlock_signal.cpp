@@ -55,6 +55,7 @@ void DeadlockSignal::build_source(JNIEnv* jni, ThreadSignal& threads, Contention
       // Reports find virtual threads, which ThreadMXBean does not know, by id.
       threads.dumps().set_thread_lookup([jvmti_source](ThreadKey id) { return jvmti_source->virtual_thread(id); });
       status_gather_ = jvmti_source->status_gather();
+      parked_scan_ = jvmti_source->parked_scan();
       if (options_.deadlock_check_ms > 0) {
         watch_ = std::make_unique<LockWaitWatch>(jvmti_, jni, threads.roster(), contention.blocked_counts(),
                                                  std::chrono::milliseconds(options_.stuck_threshold_ms));

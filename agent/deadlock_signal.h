@@ -23,6 +23,7 @@
 #include "collectors/lock_graph/lock_graph_source.h"
 #include "collectors/lock_graph/lock_queue_collector.h"
 #include "collectors/lock_graph/lock_wait_watch.h"
+#include "collectors/lock_graph/parked_thread_scan.h"
 #include "collectors/threads/thread_roster.h"
 #include "model/deadlock_sink.h"
 #include "options/options.h"
@@ -52,6 +53,9 @@ class DeadlockSignal {
   // status word in one call (null with the ThreadMXBean fallback, or when
   // the Java pass cannot run here).
   ThreadStatusGather* status_gather() { return status_gather_; }
+  // After build: the same Java pass's scan of parked threads, for the block
+  // profile (null where the pass or its queue reads cannot run).
+  ParkedThreadScan* parked_scan() { return parked_scan_; }
 
  private:
   void build_source(JNIEnv* jni, ThreadSignal& threads, ContentionSignal& contention);
@@ -65,6 +69,7 @@ class DeadlockSignal {
   std::vector<DeadlockSink*> sinks_;
   std::unique_ptr<LockGraphSource> source_;
   ThreadStatusGather* status_gather_ = nullptr;  // source_'s, when it has one
+  ParkedThreadScan* parked_scan_ = nullptr;      // source_'s, when it has one
   std::unique_ptr<LockQueueCollector> queues_;
   std::unique_ptr<DeadlockReports> reports_;
   std::unique_ptr<DeadlockDetector> detector_;

@@ -69,8 +69,35 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(raw));
 }
 
+// The mutex profile: the waiting thread's own stack (a JVM TI call that
+// allocates nothing, into this frame) is interned while it is about to block
+// anyway, never at Entered; its id waits in the profile environment's
+// thread-local word, a word of its own beside the stamp.
+void note_waiting_stack(jvmtiEnv* jvmti) {
+  jvmtiFrameInfo frames[StackTable::max_depth];
+  jint depth = 0;
+  // A thread JVM TI gives no stack for (one exiting, on JDK 25) waits with
+  // no Java frame, as one whose stack is empty.
+  if (jvmti->GetStackTrace(nullptr, 0, StackTable::max_depth, frames, &depth) != JVMTI_ERROR_NONE) depth = 0;
+  const uint32_t id = sinks.monitor_stacks->table().intern(frames, static_cast<uint32_t>(depth));
+  sinks.profile_env->SetThreadLocalStorage(nullptr, as_storage(id));
+}
+
+// At Entered, inside the critical section: the sampling decision from the
+// wait's length, and only for a kept wait one more thread-local read and
+// two counters.
+void keep_waiting_stack(uint64_t waited, uint64_t now, uint64_t stamp, uint32_t duty_shift) {
+  MonitorStackRecorder& stacks = *sinks.monitor_stacks;
+  const KeptWait kept = sample_wait(waited, stacks.rate_ns(), wait_random(now, stamp), duty_shift);
+  if (!kept.kept) return;
+  void* id = nullptr;
+  if (sinks.profile_env->GetThreadLocalStorage(nullptr, &id) != JVMTI_ERROR_NONE) return;
+  stacks.keep(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(id)), kept);
+}
+
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
   MonitorContentionRecorder& recorder = *sinks.contention;
+  if (sinks.monitor_stacks != nullptr) note_waiting_stack(jvmti);
   recorder.note_blocking();
   const uint64_t now = monotonic_ns();
   jint hash = 0;
@@ -94,6 +121,7 @@ void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread thre
   }
   const uint64_t waited = ThreadStamp::since(stamp, now);
   recorder.record_contended(ThreadStamp::slot(stamp), waited);
+  if (sinks.monitor_stacks != nullptr) keep_waiting_stack(waited, now, stamp, recorder.duty_shift());
   if (waited >= recorder.long_wait_ns()) {
     // Rare (a wait of contended_span_min_ms or more): one more non-blocking
     // call, so the agent thread can name the thread.

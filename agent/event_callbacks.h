@@ -10,6 +10,7 @@
 #include "agent/capabilities.h"
 #include "collectors/contention/contention_duty_cycle.h"
 #include "collectors/contention/monitor_contention_recorder.h"
+#include "collectors/contention/monitor_stack_recorder.h"
 #include "collectors/gc/gc_pause_recorder.h"
 #include "collectors/threads/ended_threads.h"
 #include "collectors/threads/pinning_recorder.h"
@@ -27,6 +28,10 @@ struct EventSinks {
   MonitorContentionRecorder* contention = nullptr;
   PinningRecorder* pinning = nullptr;  // Breakpoint: the pinning probes only
   bool tag_locks = false;              // SetTag a lock on its first contention (can_tag_objects)
+  // The mutex profile (null when profiles=off): stacks taken at
+  // MonitorContendedEnter, their ids in profile_env's thread-local word.
+  MonitorStackRecorder* monitor_stacks = nullptr;
+  jvmtiEnv* profile_env = nullptr;
   // Lifecycle, not hot: VMInit (startup only) and VMDeath.
   void (*vm_init)(JNIEnv* jni) = nullptr;
   void (*vm_death)() = nullptr;

@@ -6,6 +6,7 @@
 #include "agent/portfile.h"
 #include "common/log.h"
 #include "exporters/http/landing_page.h"
+#include "exporters/pprof/pprof_endpoint.h"
 
 namespace jvmsight {
 namespace {
@@ -17,6 +18,36 @@ HttpRoute detail_route(HttpRoute route, const Options& options, const std::share
   route.local_only = options.details == Details::local;
   route.remote_rate_limit = remote_dumps;
   return route;
+}
+
+// A contention profile's snapshots, taken on the agent thread.
+class AgentProfileSource : public ProfileSource {
+ public:
+  AgentProfileSource(AgentAnswers& answers, AgentAnswers::ProfileTake take) : answers_(answers), take_(take) {}
+  std::optional<ContentionProfile> snapshot() override { return answers_.profile(take_); }
+
+ private:
+  AgentAnswers& answers_;
+  AgentAnswers::ProfileTake take_;
+};
+
+// Stacks of the application's code (docs/PROFILES.md): served where /metrics
+// is, or to loopback clients only with profiles=local.
+void add_profile_routes(const Options& options, AgentAnswers& answers, std::vector<HttpRoute>& routes) {
+  if (options.profiles == Details::off) return;
+  if (answers.contention().serves_mutex_profile()) {
+    routes.push_back(profile_route(
+        "/debug/pprof/mutex", "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)", "mutex",
+        std::make_shared<AgentProfileSource>(answers, &ContentionSignal::mutex_snapshot)));
+    routes.back().local_only = options.profiles == Details::local;
+  }
+  if (answers.contention().serves_block_profile()) {
+    routes.push_back(
+        profile_route("/debug/pprof/block",
+                      "threads parked on java.util.concurrent locks by waiting stack (pprof; ?seconds=N, ?debug=1)",
+                      "block", std::make_shared<AgentProfileSource>(answers, &ContentionSignal::block_snapshot)));
+    routes.back().local_only = options.profiles == Details::local;
+  }
 }
 
 }  // namespace
@@ -38,10 +69,16 @@ std::optional<GcReport> AgentAnswers::gc_report() {
   return agent_thread_.call([this] { return gc_.report(); }, snapshot_timeout);
 }
 
+std::optional<ContentionProfile> AgentAnswers::profile(ProfileTake take) {
+  // nullopt from the profile itself (not built) or from the wait.
+  return agent_thread_.call([this, take] { return (contention_.*take)(); }, snapshot_timeout).value_or(std::nullopt);
+}
+
 std::vector<HttpRoute> agent_routes(const Options& options, AgentAnswers& answers) {
   std::vector<HttpRoute> routes;
   routes.push_back(metrics_endpoint(answers, options.labels));
   routes.push_back(gc_endpoint(answers));
+  add_profile_routes(options, answers, routes);
   if (options.details != Details::off) {
     auto remote_dumps = std::make_shared<DumpRateLimit>(std::chrono::seconds(1));
     routes.push_back(detail_route(threads_endpoint(answers), options, remote_dumps));

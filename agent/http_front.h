@@ -1,6 +1,7 @@
 #pragma once
-// The agent's HTTP side: /metrics, /gc and, unless the details option is
-// off, /threads and /deadlocks, answered by AgentAnswers on the agent
+// The agent's HTTP side: /metrics, /gc, unless the profiles option is off
+// /debug/pprof/mutex and /debug/pprof/block, and, unless the details option
+// is off, /threads and /deadlocks, answered by AgentAnswers on the agent
 // thread; and the server started on the host, port, TLS and credentials the
 // options name, with its portfile.
 #include <chrono>
@@ -9,11 +10,13 @@
 #include <vector>
 
 #include "agent/agent_thread.h"
+#include "agent/contention_signal.h"
 #include "agent/deadlock_signal.h"
 #include "agent/gc_signal.h"
 #include "agent/metrics_snapshot.h"
 #include "agent/thread_signal.h"
 #include "exporters/http/http_server.h"
+#include "exporters/pprof/pprof_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 #include "exporters/reports/report_endpoints.h"
 #include "options/options.h"
@@ -31,13 +34,22 @@ constexpr std::chrono::milliseconds snapshot_timeout{5000};
 class AgentAnswers : public MetricsSource, public ReportSource {
  public:
   AgentAnswers(AgentThread& agent_thread, MetricsSnapshot& metrics, ThreadSignal& threads, GcSignal& gc,
-               DeadlockSignal& deadlocks)
-      : agent_thread_(agent_thread), metrics_(metrics), threads_(threads), gc_(gc), deadlocks_(deadlocks) {}
+               DeadlockSignal& deadlocks, ContentionSignal& contention)
+      : agent_thread_(agent_thread),
+        metrics_(metrics),
+        threads_(threads),
+        gc_(gc),
+        deadlocks_(deadlocks),
+        contention_(contention) {}
 
   std::optional<MetricFamilies> metrics() override;
   std::optional<std::vector<ThreadRecord>> thread_dump() override;
   std::optional<DeadlocksPage> deadlocks() override;
   std::optional<GcReport> gc_report() override;
+  // One of the contention profiles (ContentionSignal::mutex_snapshot, ...).
+  using ProfileTake = std::optional<ContentionProfile> (ContentionSignal::*)();
+  std::optional<ContentionProfile> profile(ProfileTake take);
+  ContentionSignal& contention() { return contention_; }
 
  private:
   AgentThread& agent_thread_;
@@ -45,6 +57,7 @@ class AgentAnswers : public MetricsSource, public ReportSource {
   ThreadSignal& threads_;
   GcSignal& gc_;
   DeadlockSignal& deadlocks_;
+  ContentionSignal& contention_;
 };
 
 // The routes the options ask for, answered by `answers` (which must outlive them).

@@ -16,8 +16,9 @@
 #             section sleeps 50 us, as blocking I/O under a lock would)
 #   configs:  which runs, default "none floor agent jfr-default jfr asprof";
 #             also agent-exact (contention_sampling=off: events always on,
-#             every entry timed) and agent-nocheck (deadlock_check_ms=0: no
-#             background deadlock check)
+#             every entry timed), agent-nocheck (deadlock_check_ms=0: no
+#             background deadlock check) and agent-noprofile (profiles=off:
+#             no stacks taken for /debug/pprof/mutex)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 java_home=${1:-/usr/lib/jvm/java-17-openjdk-amd64}
@@ -26,8 +27,9 @@ workload=${3:-mixed}
 read -r -a configs <<< "${4:-none floor agent jfr-default jfr asprof}"
 for c in "${configs[@]}"; do
   case $c in
-    none|floor|agent|agent-exact|agent-nocheck|jfr|jfr-default|asprof) ;;
-    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck, jfr, jfr-default or asprof)" >&2
+    none|floor|agent|agent-exact|agent-nocheck|agent-noprofile|jfr|jfr-default|asprof) ;;
+    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck, agent-noprofile, jfr, jfr-default" \
+            "or asprof)" >&2
        exit 2 ;;
   esac
 done
@@ -61,6 +63,8 @@ run() {
     agent-exact) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,contention_sampling=off" \
              "${args[@]}" 2>/dev/null ;;
     agent-nocheck) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,deadlock_check_ms=0" \
+             "${args[@]}" 2>/dev/null ;;
+    agent-noprofile) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,profiles=off" \
              "${args[@]}" 2>/dev/null ;;
     jfr)   "$java_home/bin/java" -cp "$work" \
              "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" 2>/dev/null ;;

@@ -10,7 +10,9 @@
 # ROUNDS rounds); every JDK under /usr/lib/jvm. Rewrites the pileup_scrape
 # and pileup_background sections of docs/BENCHMARKS.md (NO_WRITE=1: print
 # only), writes docs/pileup_scrape.tsv and, with Debian's matplotlib,
-# docs/pileup_scrape.png. JVMSIGHT_AGENT overrides the agent (e.g. an older build).
+# docs/pileup_scrape.png. JVMSIGHT_AGENT overrides the agent (e.g. an older build);
+# AGENT_OPTS adds agent options (e.g. profiles=off: the block profile's
+# sampler, on by default, is then not running).
 # Usage: bench/pileup.sh ["100 1000 10000 30000"] [runs=3] [rounds=10] [idle_seconds=10]
 source "$(dirname "$0")/common.sh"
 AGENT=${JVMSIGHT_AGENT:-$AGENT}
@@ -28,7 +30,7 @@ run() {  # run JDK [agent|none] ARGS...: prints the RESULT line's key=value pair
   shift 2
   local agent=()
   rm -f "$work/port"
-  [ "$with" = agent ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn")
+  [ "$with" = agent ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn${AGENT_OPTS:+,$AGENT_OPTS}")
   "$jdk/bin/java" "${JAVA_OPTS[@]}" "${agent[@]}" -cp "$CLASSES" PileupBench "$@" 2>"$work/err" |
     sed -n 's/^RESULT //p' || true
 }

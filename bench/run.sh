@@ -13,6 +13,10 @@
 #   overhead    whole-JVM throughput with threads piled on contended locks,
 #               without and with the agent (nothing else), every JDK side by
 #               side (OVERHEAD_ROUNDS=10 rounds of stress: ~2 min per JDK)
+#   profiles    the mutex profile's cost: stress throughput with profiles on
+#               (the default) over profiles off, async-profiler's lock mode
+#               beside it, every JDK (PROFILES_ROUNDS=10: ~2.5 min per JDK),
+#               and RSS at 10,000 distinct stacks on JDK 17 (~9 min)
 #   toggle      what turning the contention events off and on costs at 100
 #               and 10,000 threads, every JDK (1 min)
 #   attribution lock-class attribution of duty-cycled events against the
@@ -42,7 +46,7 @@
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
-all_parts=(contention overhead toggle attribution deadlock memory gc scrape pileup threads pools exit http vthreads)
+all_parts=(contention overhead profiles toggle attribution deadlock memory gc scrape pileup threads pools exit http vthreads)
 
 header() {  # header COMMAND: the line every section starts with
   echo "Command: \`$1\` ($(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))."
@@ -93,6 +97,42 @@ part_overhead() {
       >>"$out"
   done
   write_section contention_overhead "$out"
+  rm -f "$out"
+}
+
+part_profiles() {
+  local out rounds=${PROFILES_ROUNDS:-10}
+  out=$(mktemp)
+  {
+    header "bench/run.sh profiles"
+    echo
+    echo "\`bench/contention_bench.sh <jdk> $rounds stress \"none agent-noprofile agent asprof\"\`: the overhead" \
+         "workload; each configuration's throughput over that round's no-agent run (median over the rounds)," \
+         "and the agent with profiles on over profiles off (the ratio of those medians). asprof: async-profiler" \
+         "in lock mode (lock=0), the anchor."
+    echo
+    echo "| JDK | profiles off / none | profiles on / none | on / off | asprof lock / none | contended entries/s (on) |"
+    echo "|---|---|---|---|---|---|"
+  } >"$out"
+  for jdk in $(bench_jdks); do
+    "$ROOT/bench/contention_bench.sh" "$jdk" "$rounds" stress "none agent-noprofile agent asprof" | tee >(cat >&2) |
+      awk -F'|' -v j="$(basename "$jdk")" '
+        function ratio(cell) { split(cell, r, " "); return r[1] }
+        $2 ~ /agent-noprofile/ {off = ratio($4)} $2 ~ / agent / {on = ratio($4); per_s = $6}
+        $2 ~ /asprof/ {ap = ratio($4)}
+        END { printf "| %s | %s | %s | %.4f | %s | %s |\n", j, off, on, on / off, ap == "" ? "n/a" : ap, per_s }' \
+      >>"$out"
+  done
+  write_section profiles_overhead "$out"
+  # The table's memory is the agent's, not the JDK's: one JDK.
+  {
+    header "bench/run.sh profiles"
+    echo
+    echo "\`bench/profile_memory.sh /usr/lib/jvm/java-17-openjdk-amd64 10000 3\`, medians of 3 runs:"
+    echo
+    "$ROOT/bench/profile_memory.sh" /usr/lib/jvm/java-17-openjdk-amd64 10000 3
+  } >"$out"
+  write_section profiles_memory "$out"
   rm -f "$out"
 }
 

@@ -16,18 +16,30 @@ public class JvmsightDemo {
     public static void main(String[] args) throws Exception {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : Long.MAX_VALUE / 2_000;
         ExecutorService workers = Executors.newFixedThreadPool(8, r -> daemon(r, "worker"));
-        for (int i = 0; i < 8; i++) workers.submit(JvmsightDemo::contend);
+        for (int i = 0; i < 8; i++) workers.submit(i % 2 == 0 ? JvmsightDemo::placeOrders : JvmsightDemo::auditLedger);
         for (int i = 0; i < 4; i++) daemon(() -> sleepForever(), "sleeper-" + i).start();
         for (int i = 0; i < 4; i++) daemon(LockSupport::park, "idle-" + i).start();
         daemon(JvmsightDemo::churn, "allocator").start();
         Thread.sleep(seconds * 1000);
     }
 
-    static void contend() {
+    // Two call sites on one lock, for the contention profile
+    // (/debug/pprof/mutex): orders hold it long, audits briefly.
+    static void placeOrders() {
         while (true) {
             synchronized (hotLock) {
                 shared++;
                 LockSupport.parkNanos(200_000);  // hold it long enough that others really block
+            }
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    static void auditLedger() {
+        while (true) {
+            synchronized (hotLock) {
+                shared--;
+                LockSupport.parkNanos(50_000);
             }
             LockSupport.parkNanos(100_000);
         }

@@ -66,6 +66,12 @@ bool parse_tristate(std::string_view v, Tristate& out) {
   return true;
 }
 
+bool parse_audience(std::string_view v, Details& out) {
+  const bool known = v == "local" || v == "on" || v == "off";
+  if (known) out = v == "local" ? Details::local : v == "on" ? Details::on : Details::off;
+  return known;
+}
+
 // jcmd passes the argument with its quotes when the user wrote '"a=b,c=d"'.
 std::string_view strip_quotes(std::string_view s) {
   if (s.size() >= 2 && ((s.front() == '"' && s.back() == '"') || (s.front() == '\'' && s.back() == '\'')))
@@ -120,17 +126,7 @@ const OptionSpec option_specs[] = {
     {"details", "details",
      "local, on or off; local serves /threads and /deadlocks to loopback clients only, on to every client, off to "
      "none",
-     [](std::string_view v, Options& o) {
-       if (v == "local")
-         o.details = Details::local;
-       else if (v == "on")
-         o.details = Details::on;
-       else if (v == "off")
-         o.details = Details::off;
-       else
-         return false;
-       return true;
-     }},
+     [](std::string_view v, Options& o) { return parse_audience(v, o.details); }},
     {"deadlock_check_ms", "deadlock_check_ms", "milliseconds from 50 to 60000, or 0 to turn the background check off",
      [](std::string_view v, Options& o) {
        return parse_int(v, 0, 60000, o.deadlock_check_ms) && (o.deadlock_check_ms == 0 || o.deadlock_check_ms >= 50);
@@ -154,6 +150,19 @@ const OptionSpec option_specs[] = {
     {"contended_span_min_ms", "contended_span_min_ms",
      "milliseconds from 0 to 3600000, decimals allowed, e.g. 50 or 0.5; 0 records no contended wait as a span",
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},
+    {"profiles", "profiles",
+     "on, local or off; on serves /debug/pprof/mutex and /block to every client /metrics serves, local to "
+     "loopback clients only, off takes no stacks",
+     [](std::string_view v, Options& o) { return parse_audience(v, o.profiles); }},
+    {"profile_rate_us", "profile_rate_us",
+     "microseconds from 0 to 1000000: a contended wait of d is kept in the profile with probability d/rate "
+     "(always from the rate up); 0 keeps every wait",
+     [](std::string_view v, Options& o) {
+       int us = 0;
+       if (!parse_int(v, 0, 1'000'000, us)) return false;
+       o.profile_rate_ns = int64_t{us} * 1000;
+       return true;
+     }},
     {"pinning", "pinning", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
     {"virtual_thread_starts", "virtual_thread_starts",

@@ -44,6 +44,12 @@ struct Options {
   // as the conventions make jvm.gc.cause (more series per collector).
   bool gc_cause = false;
   Details details = Details::local;
+  // Who gets the contention profiles (/debug/pprof/mutex): the same choice;
+  // off also takes no stacks (docs/PROFILES.md).
+  Details profiles = Details::on;
+  // Go's block profile rate: a contended wait of d is kept with probability
+  // min(1, d / rate), scaled back (0: every wait).
+  int64_t profile_rate_ns = 100'000;
   // Files holding the credentials every endpoint then asks for (never the
   // command line: ps and jcmd VM.command_line show it).
   std::string basic_auth_file;    // "user:password" lines

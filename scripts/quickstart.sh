@@ -20,7 +20,8 @@ case "$MODE" in demo | test | build) ;; *) echo "usage: $0 demo|test|build" >&2;
 # and runc, python3-jsonpatch (an RFC 6902 implementation applying the
 # injector's patches in tests/deploy), debootstrap (the Debian 13 root for the
 # extra test JDKs 8 and 21: scripts/install_jdks.sh) and jattach (attach on
-# every JDK, 8 included). helm, kubectl and
+# every JDK, 8 included), golang-go (`go tool pprof`, Go's own reader of the
+# contention profiles, in tests/unit/exporters/pprof and tests/integration/contention). helm, kubectl and
 # node packages come from npm (tests/deploy/install_tools.sh).
 PACKAGES=(build-essential cmake openjdk-17-jdk-headless libssl-dev)
 # jvmsight-injector (the admission webhook) parses AdmissionReviews with nlohmann::json.
@@ -36,7 +37,7 @@ command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 TEST_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libgtest-dev libgmock-dev prometheus prometheus-alertmanager curl python3 python3-yaml clang-format clang-tidy
   clang libclang-rt-14-dev openssl
   buildah umoci busybox-static patchelf runc python3-jsonpatch
-  debootstrap jattach)
+  debootstrap jattach golang-go)
 # arm64 (docs/ARM64.md): the cross compilers, the :arm64 -dev packages the
 # OTLP plugin links (Debian multiarch: dpkg --add-architecture arm64, below),
 # and qemu-user plus debootstrap for the arm64 root the tests run the arm64

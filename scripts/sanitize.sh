@@ -30,7 +30,7 @@ case "$mode" in
         # What more than one thread touches: the agent thread's job queue,
         # the span queue, the event recorders (callbacks on Java threads,
         # readers on the agent thread), and the HTTP server's workers.
-        filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:ContentionDutyCycle*:ContendedWaitRing*:HttpServer*:DumpRateLimit*:DetailAccess*:RequestLimits*:ThreadStamp*" ;;
+        filter="JobQueue*:Wakeup*:SpanQueue*:GcPauseRecorder*:MonitorContention*:ContentionSampler*:ContentionDutyCycle*:ContendedWaitRing*:HttpServer*:DumpRateLimit*:DetailAccess*:RequestLimits*:ThreadStamp*:StackTable*:ProfileEndpoint*" ;;
   jvm) flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
        # The suites that run the agent's own code paths, once each; left
        # out what differs only in the JVM's behaviour or repeats a path

@@ -12,6 +12,8 @@ extern const unsigned char lock_scan_class[];
 extern const size_t lock_scan_class_size;
 extern const unsigned char lock_unsafe_class[];
 extern const size_t lock_unsafe_class_size;
+extern const unsigned char parked_scan_class[];
+extern const size_t parked_scan_class_size;
 
 namespace {
 
@@ -92,7 +94,37 @@ bool JavaLockScan::define() {
   if (scan_class_ == nullptr || locks_ == nullptr) return false;
   // A class this JVM defined but cannot run (a JDK whose Unsafe or Thread it
   // does not know) fails here, and the threads are read through JNI instead.
-  return warm_up();
+  if (!warm_up()) return false;
+  define_parked_scan();
+  return true;
+}
+
+// After JvmsightLockScan, whose scan it calls. Without it only the block
+// profile is missing (one info line).
+void JavaLockScan::define_parked_scan() {
+  LocalFrame frame(jni_, 4);
+  jclass cls = define_boot_class(jni_, "java/util/concurrent/locks/JvmsightParkedScan", parked_scan_class,
+                                 parked_scan_class_size);
+  jmethodID available = cls ? jni_->GetStaticMethodID(cls, "available", "()Z") : nullptr;
+  const bool ok = jni_ok(jni_, "JvmsightParkedScan.available") && available != nullptr &&
+                  jni_->CallStaticBooleanMethod(cls, available) == JNI_TRUE && jni_ok(jni_, "JvmsightParkedScan");
+  if (!ok) {
+    log::info("JvmsightParkedScan cannot read this JDK's synchronizer queues: /debug/pprof/block is not served");
+    return;
+  }
+  parked_virtual_method_ = jni_->GetStaticMethodID(cls, "parkedVirtual", "([Ljava/lang/Thread;[J[I[I)I");
+  stacks_method_ = jni_->GetStaticMethodID(cls, "stacks", "([Ljava/lang/Thread;[II)[Ljava/lang/String;");
+  jmethodID parked = jni_->GetStaticMethodID(cls, "parked", "([Ljava/lang/Thread;[I[I[Ljava/lang/Object;[J[I[I)I");
+  if (!jni_ok(jni_, "JvmsightParkedScan methods") || parked == nullptr || parked_virtual_method_ == nullptr ||
+      stacks_method_ == nullptr)
+    return;
+  // JvmsightParkedScan.warmUp says why; about 10 ms of agent-thread CPU, once.
+  jmethodID warm_up = jni_->GetStaticMethodID(cls, "warmUp", "(I)I");
+  if (!jni_ok(jni_, "JvmsightParkedScan.warmUp") || warm_up == nullptr) return;
+  jni_->CallStaticIntMethod(cls, warm_up, 2000);
+  if (!jni_ok(jni_, "JvmsightParkedScan warm-up")) return;
+  parked_class_ = static_cast<jclass>(jni_->NewGlobalRef(cls));
+  if (parked_class_ != nullptr) parked_method_ = parked;
 }
 
 bool JavaLockScan::warm_up() {
@@ -146,6 +178,99 @@ jthread JavaLockScan::virtual_thread(jlong id) {
   if (scan_class_ == nullptr || virtual_by_id_ == nullptr) return nullptr;
   auto t = static_cast<jthread>(jni_->CallStaticObjectMethod(scan_class_, virtual_by_id_, id));
   return jni_ok(jni_, "JvmsightLockScan.virtualThread") ? t : nullptr;
+}
+
+namespace {
+
+template <class Array>
+void replace_global(JNIEnv* jni, Array& global, Array local) {
+  if (global != nullptr) jni->DeleteGlobalRef(global);
+  global = local ? static_cast<Array>(jni->NewGlobalRef(local)) : nullptr;
+}
+
+}  // namespace
+
+bool JavaLockScan::size_parked_arrays(jsize count) {
+  if (count <= parked_capacity_ && parked_out_ != nullptr) return true;
+  LocalFrame frame(jni_, 8);
+  jclass object = jni_->FindClass("java/lang/Object");
+  const jsize n = std::max<jsize>(count, 64);
+  replace_global(jni_, parked_out_, jni_->NewIntArray(n));
+  replace_global(jni_, parked_groups_, jni_->NewIntArray(n));
+  replace_global(jni_, parked_ids_, jni_->NewLongArray(n));
+  replace_global(jni_, parked_tokens_, jni_->NewIntArray(n));
+  replace_global(jni_, parked_lock_ids_, jni_->NewIntArray(n));
+  replace_global(jni_, parked_locks_, object ? jni_->NewObjectArray(max_lock_slots, object, nullptr) : nullptr);
+  const bool ok = jni_ok(jni_, "arrays for JvmsightParkedScan") && parked_out_ && parked_groups_ && parked_ids_ &&
+                  parked_tokens_ && parked_lock_ids_ && parked_locks_;
+  parked_capacity_ = ok ? n : 0;
+  return ok;
+}
+
+std::optional<ParkedThreads> JavaLockScan::parked(jobjectArray threads, jsize count) {
+  if (parked_method_ == nullptr || threads == nullptr || !size_parked_arrays(count)) return std::nullopt;
+  const jint n = jni_->CallStaticIntMethod(parked_class_, parked_method_, threads, parked_out_, parked_groups_,
+                                           parked_locks_, parked_ids_, parked_tokens_, parked_lock_ids_);
+  if (!jni_ok(jni_, "JvmsightParkedScan.parked") || n < 0 || n > count) return std::nullopt;
+  return parked_results(n, true);
+}
+
+std::optional<ParkedThreads> JavaLockScan::parked_virtual(jint max) {
+  if (parked_method_ == nullptr || !size_parked_arrays(max)) return std::nullopt;
+  if (parked_virtual_ == nullptr || jni_->GetArrayLength(parked_virtual_) < max) {
+    LocalFrame frame(jni_, 2);
+    jclass thread_class = jni_->FindClass("java/lang/Thread");
+    replace_global(jni_, parked_virtual_, thread_class ? jni_->NewObjectArray(max, thread_class, nullptr) : nullptr);
+    if (!jni_ok(jni_, "Thread[] for JvmsightParkedScan") || parked_virtual_ == nullptr) return std::nullopt;
+  }
+  const jint n = jni_->CallStaticIntMethod(parked_class_, parked_virtual_method_, parked_virtual_, parked_ids_,
+                                           parked_tokens_, parked_lock_ids_);
+  if (!jni_ok(jni_, "JvmsightParkedScan.parkedVirtual") || n < 0 || n > max) return std::nullopt;
+  return parked_results(n, false);
+}
+
+// The first n of what the pass wrote; platform: their indices too.
+std::optional<ParkedThreads> JavaLockScan::parked_results(jint n, bool platform) {
+  ParkedThreads out;
+  const auto count = static_cast<size_t>(n);
+  out.index.resize(count);
+  out.id.resize(count);
+  out.token.resize(count);
+  out.lock.resize(count);
+  if (n > 0) {
+    if (platform) jni_->GetIntArrayRegion(parked_out_, 0, n, out.index.data());
+    jni_->GetLongArrayRegion(parked_ids_, 0, n, out.id.data());
+    jni_->GetIntArrayRegion(parked_tokens_, 0, n, out.token.data());
+    jni_->GetIntArrayRegion(parked_lock_ids_, 0, n, out.lock.data());
+  }
+  // Virtual: indices into the pass's own list.
+  for (size_t i = 0; !platform && i < count; ++i) out.index[i] = static_cast<jint>(i);
+  if (!jni_ok(jni_, "JvmsightParkedScan results")) return std::nullopt;
+  return out;
+}
+
+std::vector<std::string> JavaLockScan::virtual_stacks(const std::vector<jint>& index, jint depth) {
+  std::vector<std::string> out(index.size());
+  if (stacks_method_ == nullptr || parked_virtual_ == nullptr || index.empty()) return out;
+  LocalFrame frame(jni_, 8);
+  const auto n = static_cast<jsize>(index.size());
+  jintArray which = jni_->NewIntArray(n);
+  if (!jni_ok(jni_, "int[] for JvmsightParkedScan.stacks") || which == nullptr) return out;
+  jni_->SetIntArrayRegion(which, 0, n, index.data());
+  auto stacks = static_cast<jobjectArray>(
+      jni_->CallStaticObjectMethod(parked_class_, stacks_method_, parked_virtual_, which, depth));
+  if (!jni_ok(jni_, "JvmsightParkedScan.stacks") || stacks == nullptr) return out;
+  for (jsize i = 0; i < n; ++i) {
+    auto s = static_cast<jstring>(jni_->GetObjectArrayElement(stacks, i));
+    const char* chars = s ? jni_->GetStringUTFChars(s, nullptr) : nullptr;
+    if (chars != nullptr) {
+      out[static_cast<size_t>(i)] = chars;
+      jni_->ReleaseStringUTFChars(s, chars);
+    }
+    jni_->ExceptionClear();  // OutOfMemoryError: that stack stays ""
+    if (s) jni_->DeleteLocalRef(s);
+  }
+  return out;
 }
 
 }  // namespace jvmsight

@@ -8,18 +8,20 @@
 // and park blocker in nanoseconds. The same class gathers every thread's
 // status word for the roster (the thread-state collector's scrape): one JNI
 // call, where a GetIntField per thread cost 0.2-0.3 ms at 10,000 threads.
-// Agent thread only.
+// And JvmsightParkedScan finds the threads parked on j.u.c. synchronizers
+// for the block profile (ParkedThreadScan). Agent thread only.
 #include <jni.h>
 #include <jvmti.h>
 
 #include <optional>
 #include <vector>
 
+#include "collectors/lock_graph/parked_thread_scan.h"
 #include "collectors/threads/thread_roster.h"
 
 namespace jvmsight {
 
-class JavaLockScan : public ThreadStatusGather {
+class JavaLockScan : public ThreadStatusGather, public ParkedThreadScan {
  public:
   // Defines the class (or finds it from an earlier load) and warms it up.
   JavaLockScan(jvmtiEnv* jvmti, JNIEnv* jni);
@@ -56,9 +58,20 @@ class JavaLockScan : public ThreadStatusGather {
   // The live virtual thread with this id (a local reference), or null.
   jthread virtual_thread(jlong id);
 
+  // ParkedThreadScan, for the block profile; every call fails where
+  // JvmsightParkedScan cannot run (parks_ok() false).
+  bool parks_ok() const { return parked_method_ != nullptr; }
+  std::optional<ParkedThreads> parked(jobjectArray threads, jsize count) override;
+  std::optional<ParkedThreads> parked_virtual(jint max) override;
+  std::vector<std::string> virtual_stacks(const std::vector<jint>& index, jint depth) override;
+
  private:
   bool define();
   bool warm_up();  // false: the class cannot run here
+  void define_parked_scan();
+  // The parked pass's arrays (global refs), grown to count threads.
+  bool size_parked_arrays(jsize count);
+  std::optional<ParkedThreads> parked_results(jint n, bool platform);
 
   jvmtiEnv* jvmti_;
   JNIEnv* jni_;
@@ -74,6 +87,19 @@ class JavaLockScan : public ThreadStatusGather {
   std::vector<jlong> thread_ids_;  // of thread_array_'s threads, read once per list
   jintArray groups_ = nullptr;
   jobjectArray locks_ = nullptr;
+  // JvmsightParkedScan's, global refs.
+  jclass parked_class_ = nullptr;
+  jmethodID parked_method_ = nullptr;
+  jmethodID parked_virtual_method_ = nullptr;
+  jmethodID stacks_method_ = nullptr;
+  jsize parked_capacity_ = 0;
+  jintArray parked_out_ = nullptr;
+  jintArray parked_groups_ = nullptr;
+  jobjectArray parked_locks_ = nullptr;
+  jlongArray parked_ids_ = nullptr;
+  jintArray parked_tokens_ = nullptr;
+  jintArray parked_lock_ids_ = nullptr;
+  jobjectArray parked_virtual_ = nullptr;  // Thread[], the last parked_virtual's
 };
 
 }  // namespace jvmsight

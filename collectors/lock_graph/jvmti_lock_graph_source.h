@@ -45,6 +45,9 @@ class JvmtiLockGraphSource : public LockGraphSource {
   // the agent hands it to the roster for the thread-state walk. Null when
   // JvmsightLockScan could not be defined here.
   ThreadStatusGather* status_gather() { return java_pass_.get(); }
+  // The same pass's scan of threads parked on synchronizers (the block
+  // profile's); null where it cannot read their queues.
+  ParkedThreadScan* parked_scan() { return java_pass_ && java_pass_->parks_ok() ? java_pass_.get() : nullptr; }
 
   std::optional<LockScan> scan(ScanDepth depth) override;
   // JDK 21+: the live virtual thread with this id (a local reference), or null.

@@ -32,6 +32,8 @@ bool ConnectionSteps::open(HttpConnection& c, int fd) const {
 }
 
 void ConnectionSteps::advance(HttpConnection& c) const {
+  // Polled for nothing while waiting: an event is a hang-up or an error.
+  if (c.phase == HttpConnection::Phase::waiting) return close(c);
   if (c.phase == HttpConnection::Phase::handshake) handshake(c);
   if (c.phase == HttpConnection::Phase::reading) read_request(c);
   if (c.phase == HttpConnection::Phase::writing) write_answer(c);
@@ -91,6 +93,12 @@ void ConnectionSteps::read_request(HttpConnection& c) const {
     if (!read) return;  // nothing more yet, or gone before asking anything
     c.in.append(buffer, got);
     std::string bytes = answer_for(c);
+    if (c.later) {
+      c.in = std::string();
+      c.phase = HttpConnection::Phase::waiting;
+      c.waits_for = 0;
+      return;
+    }
     if (!bytes.empty()) return answer(c, std::move(bytes));
   }
 }
@@ -110,8 +118,7 @@ std::string ConnectionSteps::answer_for(HttpConnection& c) const {
   }
   if (c.in.size() < c.head_end + c.body_size) return "";
   const std::string_view in(c.in);
-  return answerer_.respond(in.substr(0, c.head_end), std::string(in.substr(c.head_end, c.body_size)), c.remote_addr,
-                           c.local);
+  return answerer_.respond(in.substr(0, c.head_end), std::string(in.substr(c.head_end, c.body_size)), c);
 }
 
 void ConnectionSteps::answer(HttpConnection& c, std::string bytes) const {
@@ -155,12 +162,25 @@ void ConnectionSteps::drain(HttpConnection& c) const {
   close(c);
 }
 
+void ConnectionSteps::answer_later(HttpConnection& c) const {
+  HttpResponse response;
+  try {
+    response = c.later->respond();
+  } catch (...) {
+    response = plain_response(500, "internal error\n");
+  }
+  c.later.reset();
+  answer(c, serialize_response(response, c.head_only));
+  write_answer(c);
+}
+
 void ConnectionSteps::close(HttpConnection& c) const {
   if (c.tls) tls_->close(c.tls);
   c.tls = nullptr;
   if (c.fd >= 0) ::close(c.fd);
   c.fd = -1;
   c.phase = HttpConnection::Phase::closed;
+  c.later.reset();
 }
 
 }  // namespace jvmsight

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -17,9 +18,11 @@
 namespace jvmsight {
 
 using HttpClock = std::chrono::steady_clock;
+class DeferredResponse;  // http_server.h
 
 struct HttpConnection {
-  enum class Phase { handshake, reading, writing, draining, closed };
+  // waiting: the route answers at the deadline (DeferredResponse).
+  enum class Phase { handshake, reading, waiting, writing, draining, closed };
   int fd = -1;
   std::string remote_addr;
   std::string group;    // address_group(remote_addr): who holds how many slots
@@ -35,9 +38,11 @@ struct HttpConnection {
   size_t sent = 0;
   size_t drained = 0;  // bytes read and dropped after the answer
   HttpClock::time_point deadline;
+  std::shared_ptr<DeferredResponse> later;  // waiting: what answers at the deadline
+  bool head_only = false;                   // waiting: the request was HEAD
 
   // No answer yet: a slot the client may be holding on purpose.
-  bool unfinished() const { return phase == Phase::handshake || phase == Phase::reading; }
+  bool unfinished() const { return phase == Phase::handshake || phase == Phase::reading || phase == Phase::waiting; }
 };
 
 // The steps, with what they need from the server.
@@ -54,6 +59,8 @@ class ConnectionSteps {
   // Goes as far as the socket allows now; may close the connection.
   void advance(HttpConnection& c) const;
   void close(HttpConnection& c) const;
+  // A waiting connection's time is up: its deferred answer, then writing.
+  void answer_later(HttpConnection& c) const;
 
  private:
   bool went_on(HttpConnection& c, TlsServer::Step step) const;

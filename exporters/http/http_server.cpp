@@ -13,6 +13,7 @@
 #include <string>
 
 #include "common/log.h"
+#include "exporters/http/http_connection.h"
 #include "exporters/http/http_request.h"
 #include "exporters/http/server_loop.h"
 
@@ -171,8 +172,7 @@ int HttpServer::body_size(std::string_view head, size_t& size) const {
   return 0;
 }
 
-std::string HttpServer::respond(std::string_view head, std::string body, const std::string& remote_addr,
-                                bool local) const {
+std::string HttpServer::respond(std::string_view head, std::string body, HttpConnection& c) const {
   RequestHead parsed;
   int refused = parse_request_head(head, parsed);
   if (refused != 0) return serialize_response(plain_response(refused, std::string(reason(refused)) + "\n"), false);
@@ -182,8 +182,8 @@ std::string HttpServer::respond(std::string_view head, std::string body, const s
     req.method = parsed.method;
     req.path = parsed.path;
     req.query = parsed.query;
-    req.remote_addr = remote_addr;
-    req.local = local;
+    req.remote_addr = c.remote_addr;
+    req.local = c.local;
     req.body = std::move(body);
     resp = route(req, parsed.has_authorization ? parsed.authorization.c_str() : nullptr);
   } catch (const std::exception& e) {
@@ -191,6 +191,12 @@ std::string HttpServer::respond(std::string_view head, std::string body, const s
     resp = plain_response(500, "internal error\n");
   } catch (...) {
     resp = plain_response(500, "internal error\n");
+  }
+  if (resp.later) {
+    c.later = std::move(resp.later);
+    c.head_only = parsed.method == "HEAD";
+    c.deadline = HttpClock::now() + resp.after;
+    return "";
   }
   return serialize_response(resp, parsed.method == "HEAD");
 }

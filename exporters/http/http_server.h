@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -42,12 +43,27 @@ struct HttpRequest {
   std::string body;  // POST routes only: Content-Length bytes
 };
 
+struct HttpResponse;
+
+// An answer a route gives later (?seconds=N of a profile): the server keeps
+// the connection, never its thread, and asks for the response once the time
+// is up. The connection counts as unfinished meanwhile, so a client holding
+// many of them loses its oldest to a newcomer (slot_policy.h).
+class DeferredResponse {
+ public:
+  virtual ~DeferredResponse() = default;
+  virtual HttpResponse respond() = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = plain_content_type;
   std::string body;
   // Extra response headers; names and values from our code only, never from a request.
   std::vector<std::pair<std::string, std::string>> headers = {};
+  // Set: nothing is sent now; later->respond() is, after `after`.
+  std::shared_ptr<DeferredResponse> later = nullptr;
+  std::chrono::milliseconds after{0};
 };
 
 // What answers one route, one class per endpoint: MetricsEndpoint
@@ -113,6 +129,7 @@ struct HttpServerConfig {
 };
 
 class ServerLoop;  // server_loop.h: the thread and its sockets
+struct HttpConnection;
 
 // What the server's connections make of a request: ConnectionSteps
 // (http_connection.cpp) asks once a head, then its body, have arrived.
@@ -122,9 +139,9 @@ class RequestAnswerer {
   virtual ~RequestAnswerer() = default;
   // How many body bytes follow a head, or the status refusing it (411, 413).
   virtual int body_size(std::string_view head, size_t& size) const = 0;
-  // The bytes to send back for a complete request from remote_addr.
-  virtual std::string respond(std::string_view head, std::string body, const std::string& remote_addr,
-                              bool local) const = 0;
+  // The bytes to send back for a complete request from c, or "" with
+  // c.later set (and c.deadline: when) to answer later.
+  virtual std::string respond(std::string_view head, std::string body, HttpConnection& c) const = 0;
 };
 
 class HttpServer : public RequestAnswerer {
@@ -142,8 +159,8 @@ class HttpServer : public RequestAnswerer {
 
  private:
   HttpServer() = default;
-  std::string respond(std::string_view head, std::string body, const std::string& remote_addr,
-                      bool local) const override;
+  // Or "" with c.later set: the route answers later.
+  std::string respond(std::string_view head, std::string body, HttpConnection& c) const override;
   int body_size(std::string_view head, size_t& size) const override;
   // Access checks, then the route's endpoint.
   HttpResponse route(const HttpRequest& req, const char* authorization) const;

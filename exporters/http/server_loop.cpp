@@ -199,6 +199,16 @@ void ServerLoop::step(HttpConnection& c) noexcept {
   }
 }
 
+// A deferred answer's time is up; as step, a failure ends that connection only.
+void ServerLoop::wake(HttpConnection& c) noexcept {
+  try {
+    steps_.answer_later(c);
+  } catch (...) {
+    trouble("a deferred answer failed");
+    steps_.close(c);
+  }
+}
+
 // At most a slot table's worth a turn, so the connections already in get
 // their turn too under a flood of connects.
 void ServerLoop::accept_some() {
@@ -261,8 +271,12 @@ void ServerLoop::free_a_slot() {
 
 void ServerLoop::sweep() {
   const auto now = HttpClock::now();
-  for (auto& c : connections_)
-    if (c.phase != HttpConnection::Phase::closed && now >= c.deadline) steps_.close(c);  // too slow, or drained
+  for (auto& c : connections_) {
+    if (c.phase == HttpConnection::Phase::waiting && now >= c.deadline)
+      wake(c);
+    else if (c.phase != HttpConnection::Phase::closed && now >= c.deadline)
+      steps_.close(c);  // too slow, or drained
+  }
   connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
                                     [](const HttpConnection& c) { return c.phase == HttpConnection::Phase::closed; }),
                      connections_.end());

@@ -35,6 +35,7 @@ class ServerLoop {
   void run() noexcept;
   bool turn();  // false once stopped
   void step(HttpConnection& c) noexcept;
+  void wake(HttpConnection& c) noexcept;
   void accept_some();
   void admit(int fd, const sockaddr_storage& addr);
   void reap_answered();

@@ -12,7 +12,7 @@ void add_agent_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-funct
   rows.push_back(own("jvmsight_collector_duration_seconds", gauge,
                      "Time each collector took on the agent thread for this scrape", "agent",
                      {kept("collector", {"threads", "thread_pools", "pinning", "gc", "safepoints", "runtime",
-                                         "contention", "lock_queue", "deadlocks", "lock_watch"})}));
+                                         "contention", "profiles", "lock_queue", "deadlocks", "lock_watch"})}));
   rows.push_back(
       own("jvmsight_scrape_duration_seconds", gauge, "Time the agent thread spent collecting this scrape", "agent"));
   rows.push_back(own("jvmsight_build_info", gauge, "jvmsight build and the JVM it runs in", "agent",

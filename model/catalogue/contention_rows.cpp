@@ -43,6 +43,25 @@ void add_contention_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-
   rows.push_back(own("jvmsight_monitor_contention_pending_locks", gauge,
                      "Contended lock objects whose class is not known yet (counted once it is, or as unresolved)",
                      "contention"));
+  // The contention profiles' upkeep (/debug/pprof; collector "profiles", docs/PROFILES.md).
+  const AttributeRename profile = kept("profile", {"mutex", "block"});
+  rows.push_back(own("jvmsight_profile_samples_total", counter,
+                     "Waits kept in a contention profile (mutex: sampled by waiting time; block: parked threads seen "
+                     "by the sampler); each stands for its estimate",
+                     "profiles", {profile}));
+  rows.push_back(own("jvmsight_profile_stacks", gauge, "Distinct stacks a contention profile holds (at most 16,384)",
+                     "profiles", {profile}));
+  rows.push_back(own("jvmsight_profile_stacks_dropped_total", counter,
+                     "Waits at a stack not seen before that found the profile's stack table full (counted under the "
+                     "\"[other]\" stack)",
+                     "profiles", {profile}));
+  rows.push_back(own("jvmsight_profile_cpu_seconds_total", counter,
+                     "CPU time the agent thread spent naming frames, sampling and building a contention profile",
+                     "profiles", {profile}));
+  rows.push_back(own("jvmsight_profile_interval_seconds", gauge,
+                     "Time between the block profile's looks at parked platform threads, now: its resolution (longer "
+                     "while none are parked, while the same waits go on, or while a look costs more)",
+                     "profiles", {kept("profile", {"block"})}));
 }
 
 }  // namespace jvmsight::catalogue

@@ -48,6 +48,7 @@ void reset(int fd) {
 void send_opening(const Slot& s) {
   static const char trickle[] = "GET /metrics HTTP/1.1\r\nX-Slow: ";
   static const char partial[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: y\r\n";
+  static const char hold[] = "GET /debug/pprof/mutex?seconds=300 HTTP/1.1\r\nHost: x\r\n\r\n";
   static const char post[] = "POST /metrics HTTP/1.1\r\nContent-Length: 1000000000000\r\n\r\n";
   // A TLS record header for a handshake of 512 bytes, and its first bytes.
   static const char hello[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03";
@@ -66,6 +67,9 @@ void send_opening(const Slot& s) {
       return;
     case Harm::tls_stall:
       (void)!send(s.fd, hello, sizeof(hello) - 1, MSG_NOSIGNAL);
+      return;
+    case Harm::profile_hold:
+      (void)!send(s.fd, hold, sizeof(hold) - 1, MSG_NOSIGNAL);
       return;
   }
 }

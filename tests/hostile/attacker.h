@@ -18,6 +18,7 @@ enum class Harm {
   tls_stall,     // the first bytes of a TLS ClientHello, then nothing
   churn,         // connects and closes at once, again and again (bench)
   body,          // a POST announcing a huge body, streamed as fast as it goes (bench)
+  profile_hold,  // a whole request for a 300 s profile delta, then waits for it
 };
 
 class Attacker {

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "exporters/http/http_server.h"
+#include "exporters/pprof/pprof_endpoint.h"
 #include "exporters/prometheus/metrics_endpoint.h"
 #include "tests/harness/endpoints.h"
 #include "tests/harness/http_client.h"
@@ -26,13 +27,20 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int hostile_connections = 1000;
 
+// An empty profile, served as /debug/pprof/mutex does (?seconds=N waits).
+class EmptyProfile : public ProfileSource {
+ public:
+  std::optional<ContentionProfile> snapshot() override { return ContentionProfile{}; }
+};
+
 std::vector<HttpRoute> metrics_routes() {
   static MetricsFrom metrics([] {
     MetricFamilies f;
     add_sample(add_uncatalogued_family(f, "jvmsight_up_like", MetricType::gauge, "h"), 1);
     return std::optional<MetricFamilies>(f);
   });
-  return {metrics_endpoint(metrics)};
+  return {metrics_endpoint(metrics),
+          profile_route("/debug/pprof/mutex", "profile", "mutex", std::make_shared<EmptyProfile>())};
 }
 
 std::unique_ptr<HttpServer> serve(HttpServerConfig config) {
@@ -85,6 +93,18 @@ TEST_F(HostileClients, ScrapesFromAnotherAddressGetThroughPlainHttp) {
                     {Harm::silent, Harm::silent, Harm::trickle, Harm::partial_head});
   std::this_thread::sleep_for(1s);  // every slot taken before the first scrape
   scrape_through([&] { return plain_scrape(s->port()); }, 14s, attacker);
+  EXPECT_GT(attacker.dropped(), 0) << "the server never had to choose whom to drop";
+}
+
+// Profile deltas (?seconds=300) are answered from the loop's timer, never
+// by holding its thread; a client holding as many as it can is one more
+// greedy address to the slot policy.
+TEST_F(HostileClients, ScrapesFromAnotherAddressGetThroughHeldProfileDeltas) {
+  auto s = serve(HttpServerConfig{});
+  ASSERT_TRUE(s);
+  Attacker attacker("127.0.0.2", s->port(), hostile_connections, {Harm::profile_hold});
+  std::this_thread::sleep_for(1s);
+  scrape_through([&] { return plain_scrape(s->port()); }, 8s, attacker);
   EXPECT_GT(attacker.dropped(), 0) << "the server never had to choose whom to drop";
 }
 

@@ -186,6 +186,18 @@ TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
   expect_error("pinning=maybe", "pinning");
 }
 
+TEST(ProfileOptions, OnByDefaultLocalOrOffAndARateInMicroseconds) {
+  EXPECT_EQ(parse_options("").options.profiles, Details::on);
+  EXPECT_EQ(parse_options("profiles=local").options.profiles, Details::local);
+  EXPECT_EQ(parse_options("profiles=off").options.profiles, Details::off);
+  EXPECT_EQ(parse_options("").options.profile_rate_ns, 100'000);
+  EXPECT_EQ(parse_options("profile_rate_us=0").options.profile_rate_ns, 0);
+  EXPECT_EQ(parse_options("profile_rate_us=1000000").options.profile_rate_ns, 1'000'000'000);
+  expect_error("profiles=yes", "on, local or off");
+  for (const char* bad : {"profile_rate_us=-1", "profile_rate_us=1000001", "profile_rate_us=1.5", "profile_rate_us="})
+    expect_error(bad, "microseconds from 0 to 1000000");
+}
+
 // Off by default: asking for it costs every virtual thread (OPTIONS.md).
 TEST(ThreadOptions, VirtualThreadStartsOffUnlessAsked) {
   EXPECT_FALSE(parse_options("").options.virtual_thread_starts);

@@ -29,7 +29,7 @@ final class JvmsightLockScan {
 
     // JVM TI thread state bits, which HotSpot keeps in Thread's threadStatus.
     private static final int BLOCKED_ON_MONITOR_ENTER = 0x400;
-    private static final int PARKED = 0x200;
+    static final int PARKED = 0x200;
 
     // Where the status word is: Thread.threadStatus (JDK 8-17), or
     // Thread.holder.threadStatus (JDK 19+). STATUS < 0: neither; use getState().
@@ -68,9 +68,13 @@ final class JvmsightLockScan {
             Class<?> containers = Class.forName("jdk.internal.vm.ThreadContainers");
             Class<?> container = Class.forName("jdk.internal.vm.ThreadContainer");
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            root = lookup.findStatic(containers, "root", MethodType.methodType(container));
-            threads = lookup.findVirtual(container, "threads", MethodType.methodType(Stream.class));
-            children = lookup.findVirtual(container, "children", MethodType.methodType(Stream.class));
+            // Typed on Object, so calls are invokeExact: no adaptation per call,
+            // and the JIT inlines them (the walk runs often for the block profile).
+            MethodType ofContainer = MethodType.methodType(Stream.class, Object.class);
+            root = lookup.findStatic(containers, "root", MethodType.methodType(container))
+                         .asType(MethodType.methodType(Object.class));
+            threads = lookup.findVirtual(container, "threads", MethodType.methodType(Stream.class)).asType(ofContainer);
+            children = lookup.findVirtual(container, "children", MethodType.methodType(Stream.class)).asType(ofContainer);
         } catch (ReflectiveOperationException | RuntimeException | Error e) {
             virtual = null;
             root = threads = children = null;
@@ -132,12 +136,12 @@ final class JvmsightLockScan {
                              syncOf(new CountDownLatch(1)), syncOf(new Semaphore(1)), syncOf(new ReentrantReadWriteLock())};
     }
 
-    private static Object syncOf(Object lock) throws ReflectiveOperationException {
+    static Object syncOf(Object lock) throws ReflectiveOperationException {
         return JvmsightUnsafe.getReference(lock, JvmsightUnsafe.offset(lock.getClass(), "sync"));
     }
 
     /** A Thread object that was never constructed, with this status word and park blocker. */
-    private static Thread fakeThread(int status, Object blocker) throws ReflectiveOperationException {
+    static Thread fakeThread(int status, Object blocker) throws ReflectiveOperationException {
         if (STATUS < 0) throw new IllegalStateException("no status word");
         Thread t = (Thread) allocate(Thread.class);
         Object word = HOLDER >= 0 ? allocate(Class.forName("java.lang.Thread$FieldHolder")) : t;
@@ -148,11 +152,11 @@ final class JvmsightLockScan {
         return t;
     }
 
-    private static Object allocate(Class<?> c) throws ReflectiveOperationException {
+    static Object allocate(Class<?> c) throws ReflectiveOperationException {
         return JvmsightUnsafe.call(new String[] {"allocateInstance"}, Object.class, new Class<?>[] {Class.class}, c);
     }
 
-    private static void putReference(Object o, long offset, Object value) throws ReflectiveOperationException {
+    static void putReference(Object o, long offset, Object value) throws ReflectiveOperationException {
         JvmsightUnsafe.call(new String[] {"putReference", "putObject"}, void.class,
                             new Class<?>[] {Object.class, long.class, Object.class}, o, offset, value);
     }
@@ -276,10 +280,10 @@ final class JvmsightLockScan {
     }
 
     /** Visits every live virtual thread in the container tree; false if this JDK has none or the walk failed. */
-    private static boolean eachVirtualThread(Consumer<Thread> visit) {
+    static boolean eachVirtualThread(Consumer<Thread> visit) {
         if (ROOT_CONTAINER == null) return false;
         try {
-            visitContainer(ROOT_CONTAINER.invoke(), visit);
+            visitContainer((Object) ROOT_CONTAINER.invokeExact(), visit);
             return true;
         } catch (Throwable e) {
             return false;
@@ -289,10 +293,10 @@ final class JvmsightLockScan {
     @SuppressWarnings("unchecked")
     private static void visitContainer(Object container, Consumer<Thread> visit) throws Throwable {
         // forEach, not iterator(): a stream's iterator adapter costs more than the check itself.
-        ((Stream<Thread>) CONTAINER_THREADS.invoke(container)).forEach(t -> {
+        ((Stream<Thread>) (Stream<?>) CONTAINER_THREADS.invokeExact(container)).forEach(t -> {
             if (VIRTUAL_THREAD.isInstance(t)) visit.accept(t);
         });
-        for (Object child : ((Stream<?>) CONTAINER_CHILDREN.invoke(container)).toArray()) visitContainer(child, visit);
+        for (Object child : ((Stream<?>) CONTAINER_CHILDREN.invokeExact(container)).toArray()) visitContainer(child, visit);
     }
 
     private static int status(Thread t) {

@@ -1,0 +1,47 @@
+#pragma once
+// Which contended waits a profile keeps, and what a kept one stands for:
+// Go's SetBlockProfileRate rule. A wait of d is kept with probability
+// min(1, d / rate); a kept wait shorter than the rate stands for rate / d
+// waits and rate ns of waiting (the expected values of what it represents),
+// so short frequent waits and long rare ones both show, unbiased. While the
+// events are duty cycled (on one slice in 2^shift, ContentionDutyCycle),
+// what the on-slices saw stands for 2^shift as much. Pure and allocation-
+// free: it runs in MonitorContendedEntered.
+#include <cstdint>
+
+#include "collectors/contention/stack_table.h"
+
+namespace jvmsight {
+
+struct KeptWait {
+  bool kept = false;
+  uint64_t weight = 0;  // StackTable::weight_one per wait
+  uint64_t delay_ns = 0;
+};
+
+// random: any 64 bits, uniformly distributed (wait_random).
+constexpr KeptWait sample_wait(uint64_t wait_ns, uint64_t rate_ns, uint64_t random, uint32_t duty_shift) {
+  KeptWait k;
+  if (rate_ns == 0 || wait_ns >= rate_ns) {
+    k = {true, StackTable::weight_one, wait_ns};
+  } else {
+    if (wait_ns == 0 || random % rate_ns >= wait_ns) return k;
+    k = {true, StackTable::weight_one * rate_ns / wait_ns, rate_ns};
+  }
+  k.weight <<= duty_shift;
+  k.delay_ns <<= duty_shift;
+  return k;
+}
+
+// A random draw for one wait, from what the callback has at hand: the
+// clock's low bits move every nanosecond, the stamp differs per thread.
+constexpr uint64_t wait_random(uint64_t now_ns, uint64_t salt) {
+  uint64_t x = now_ns * 0x9e3779b97f4a7c15ull ^ salt;
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace jvmsight

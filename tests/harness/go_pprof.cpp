@@ -1,0 +1,122 @@
+#include "tests/harness/go_pprof.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "tests/harness/http_client.h"
+#include "tests/harness/jvm_process.h"
+
+namespace jvmsight::test {
+namespace {
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  return {std::istream_iterator<std::string>(in), {}};
+}
+
+// "  7: 0x0 M=1 a.B.c B.java:12 s=0" -> id 7, function and place; a
+// function may have spaces ("[no Java frames] :0 s=0"): the place is the
+// word before "s=".
+bool parse_location(const std::string& line, uint64_t& id, std::string& function, std::string& place) {
+  auto w = words(line);
+  if (w.size() < 4 || w[0].back() != ':') return false;
+  id = std::stoull(w[0]);
+  size_t at = 2, end = w.size();
+  if (w[at].rfind("M=", 0) == 0) ++at;
+  if (w[end - 1].rfind("s=", 0) == 0) --end;
+  if (at + 1 >= end) return false;
+  place = w[end - 1];
+  function = w[at];
+  for (size_t i = at + 1; i + 1 < end; ++i) function += " " + w[i];
+  return true;
+}
+
+void parse(GoPprof& p) {
+  std::istringstream in(p.raw);
+  std::string line, section;
+  std::map<uint64_t, std::pair<std::string, std::string>> locations;
+  std::vector<std::vector<uint64_t>> sample_locations;
+  while (std::getline(in, line)) {
+    if (line.rfind("PeriodType: ", 0) == 0) p.period_type = line.substr(12);
+    if (line == "Samples:" || line == "Locations" || line == "Mappings") {
+      section = line;
+      continue;
+    }
+    if (section == "Samples:" && p.sample_types.empty()) {
+      p.sample_types = words(line);
+    } else if (section == "Samples:") {
+      const size_t colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      PprofSample s;
+      for (const auto& v : words(line.substr(0, colon))) s.values.push_back(std::stoll(v));
+      std::vector<uint64_t> ids;
+      for (const auto& id : words(line.substr(colon + 1))) ids.push_back(std::stoull(id));
+      p.samples.push_back(std::move(s));
+      sample_locations.push_back(std::move(ids));
+    } else if (section == "Locations") {
+      uint64_t id = 0;
+      std::string function, place;
+      if (parse_location(line, id, function, place)) locations[id] = {function, place};
+    }
+  }
+  for (size_t i = 0; i < p.samples.size(); ++i)
+    for (uint64_t id : sample_locations[i]) {
+      p.samples[i].functions.push_back(locations[id].first);
+      p.samples[i].places.push_back(locations[id].second);
+    }
+}
+
+}  // namespace
+
+std::map<std::string, int64_t> GoPprof::by_leaf(size_t index) const {
+  std::map<std::string, int64_t> out;
+  for (const auto& s : samples)
+    if (!s.functions.empty() && index < s.values.size()) out[s.functions.front()] += s.values[index];
+  return out;
+}
+
+int64_t GoPprof::through(size_t index, const std::string& function) const {
+  int64_t sum = 0;
+  for (const auto& s : samples)
+    if (index < s.values.size() && std::find(s.functions.begin(), s.functions.end(), function) != s.functions.end())
+      sum += s.values[index];
+  return sum;
+}
+
+int64_t GoPprof::total(size_t index) const {
+  int64_t sum = 0;
+  for (const auto& s : samples)
+    if (index < s.values.size()) sum += s.values[index];
+  return sum;
+}
+
+GoPprof go_pprof_raw(const std::string& profile_bytes) {
+  GoPprof p;
+  TempDir dir;
+  const std::string path = dir.path("profile.pb.gz");
+  std::ofstream(path, std::ios::binary) << profile_bytes;
+  Completed done = run({"/usr/bin/env", "go", "tool", "pprof", "-symbolize=none", "-raw", path});
+  p.raw = done.out;
+  if (done.exit_code != 0) {
+    p.error = "go tool pprof exited with " + std::to_string(done.exit_code) + ": " + done.err;
+    return p;
+  }
+  parse(p);
+  return p;
+}
+
+GoPprof served_contention_profile(int port, const std::string& path) {
+  HttpResult r = http_get(port, path, "127.0.0.1", std::chrono::seconds(20));
+  EXPECT_EQ(r.status, 200) << r.body;
+  GoPprof p = go_pprof_raw(r.body);
+  EXPECT_EQ(p.error, "") << p.raw;
+  EXPECT_EQ(p.period_type, "contentions count");
+  EXPECT_EQ(p.sample_types, (std::vector<std::string>{"contentions/count", "delay/nanoseconds"}));
+  return p;
+}
+
+}  // namespace jvmsight::test

@@ -1,0 +1,128 @@
+// The block profile (/debug/pprof/block: threads parked on j.u.c. locks) as
+// Go's own reader sees it (go tool pprof -raw), against a fixture that times
+// its own waits at two call sites on fair ReentrantLocks (WaitSplit juc:
+// nanoTime around each acquisition; waits of 45 ms and 120 ms, longer than
+// the sampler's interval, which is what this checks: see PROFILES.md on
+// shorter waits), on platform threads on every JDK and virtual threads on
+// 21+; idle pool workers and a Condition waiter in the same JVM never show;
+// deltas against the totals.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "tests/harness/agent_jvm.h"
+#include "tests/harness/go_pprof.h"
+
+namespace jvmsight::test {
+namespace {
+
+constexpr size_t contentions = 0, delay = 1;
+
+class BlockProfile : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(BlockProfile, all_jdks());
+class BlockProfileVirtual : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(BlockProfileVirtual, all_jdks().from(21));
+
+GoPprof fetch(const AgentJvm& jvm, const std::string& query = "") {
+  return served_contention_profile(jvm.port, "/debug/pprof/block" + query);
+}
+
+// The fixture's run starts ("go") once the agent thread samples parked
+// threads: it builds the block profile after its start-up (the lock scan's
+// Java pass and its warm-up), which a loaded machine stretches to a second.
+void wait_until_sampling(AgentJvm& jvm) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!jvm.scrape().value("jvmsight_profile_interval_seconds", {{"profile", "block"}})) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the block profile never started";
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// Each site's share of the waiting within 10 points of the fixture's own,
+// the total within 0.6-1.5x, the waits within 0.5-2x of its count.
+void check_split(const GoPprof& p, const std::map<std::string, long>& truth) {
+  const double slow = p.through(delay, "WaitSplit.slowSite"), fast = p.through(delay, "WaitSplit.fastSite");
+  const double slow_truth = truth.at("slow_ns"), fast_truth = truth.at("fast_ns");
+  ASSERT_GT(slow + fast, 0) << p.raw;
+  EXPECT_NEAR(slow / (slow + fast), slow_truth / (slow_truth + fast_truth), 0.10) << p.raw;
+  const double ratio = (slow + fast) / (slow_truth + fast_truth);
+  EXPECT_GE(ratio, 0.6) << p.raw;
+  EXPECT_LE(ratio, 1.5) << p.raw;
+  for (const char* site : {"slow", "fast"}) {
+    const double seen = p.through(contentions, std::string("WaitSplit.") + site + "Site");
+    const double known = truth.at(std::string(site) + "_waits");
+    EXPECT_GE(seen, 0.5 * known) << site << "\n" << p.raw;
+    EXPECT_LE(seen, 2.0 * known) << site << "\n" << p.raw;
+  }
+  // The waiting thread's stack, leaf first: parked in a lock's acquire
+  // called from the site, which is named and placed.
+  bool placed = false;
+  for (const auto& s : p.samples)
+    for (size_t i = 0; i < s.functions.size(); ++i)
+      placed = placed || (s.functions[i] == "WaitSplit.slowSite" && i > 0 &&
+                          s.functions[i - 1] == "java.util.concurrent.locks.ReentrantLock.lock" &&
+                          s.places[i].rfind("WaitSplit.java:", 0) == 0 && s.places[i] != "WaitSplit.java:0");
+  EXPECT_TRUE(placed) << p.raw;
+}
+
+// Threads parked, but not on a lock: never in the block profile.
+void check_no_idle_waiters(const GoPprof& p) {
+  for (const char* idle : {"java.util.concurrent.ThreadPoolExecutor.getTask",
+                           "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await"})
+    EXPECT_EQ(p.through(delay, idle) + p.through(contentions, idle), 0) << idle << "\n" << p.raw;
+}
+
+TEST_P(BlockProfile, SplitOfWaitingTimeAsTheFixtureMeasuredIt) {
+  AgentJvm jvm(GetParam(), "WaitSplit", {"juc", "platform", "4000", "go"});
+  ASSERT_GT(jvm.port, 0);
+  wait_until_sampling(jvm);
+  jvm.process->send("go");
+  auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
+  ASSERT_TRUE(line) << jvm.process->err();
+  GoPprof p = fetch(jvm);
+  check_split(p, parse_report(*line));
+  check_no_idle_waiters(p);
+}
+
+TEST_P(BlockProfileVirtual, SplitOfWaitingTimeOnVirtualThreads) {
+  std::vector<std::string> jvm_args;
+  if (GetParam().feature < 24) jvm_args.push_back("-Djdk.virtualThreadScheduler.parallelism=8");
+  AgentJvm jvm(GetParam(), "WaitSplit", {"juc", "virtual", "4000", "go"}, "", jvm_args);
+  ASSERT_GT(jvm.port, 0);
+  wait_until_sampling(jvm);
+  jvm.process->send("go");
+  auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
+  ASSERT_TRUE(line) << jvm.process->err();
+  check_split(fetch(jvm), parse_report(*line));
+}
+
+// ?seconds=N is the delta over the window: taken across a run that starts
+// after the first total and ends before the second, it equals their
+// difference stack by stack. JDK-independent: one JDK.
+TEST(BlockProfileDelta, SumsToTheTotalsOverTheSameWindow) {
+  // The run lasts 2 s and starts 3 s after "go"; the window opens right
+  // after the first total and closes 8 s later.
+  AgentJvm jvm(system_jdks().list().front(), "WaitSplit", {"juc", "platform", "2000", "go"});
+  ASSERT_GT(jvm.port, 0);
+  wait_until_sampling(jvm);
+  GoPprof before = fetch(jvm);
+  std::thread later([&jvm] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    jvm.process->send("go");
+  });
+  GoPprof delta = fetch(jvm, "?seconds=8");
+  later.join();
+  auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(10));
+  ASSERT_TRUE(line) << "the run did not end inside the delta's window";
+  GoPprof after = fetch(jvm);
+  for (size_t v : {contentions, delay}) {
+    EXPECT_GT(delta.through(v, "WaitSplit.slowSite"), 0) << delta.raw;
+    for (const char* site : {"WaitSplit.slowSite", "WaitSplit.fastSite"})
+      EXPECT_EQ(delta.through(v, site), after.through(v, site) - before.through(v, site)) << site << "\n" << delta.raw;
+  }
+  EXPECT_NE(delta.raw.find("Duration: 8"), std::string::npos) << delta.raw;
+}
+
+}  // namespace
+}  // namespace jvmsight::test

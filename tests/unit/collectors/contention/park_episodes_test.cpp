@@ -1,0 +1,143 @@
+// The block profile's estimator against waits whose truth the test knows:
+// waits longer than the interval count once each with their time in full,
+// a new queue node is a new wait, stacks within their budget lose no time,
+// and short waits at random phases come out unbiased (a simulation whose
+// waits are drawn here, compared with their sum and count).
+#include "collectors/contention/park_episodes.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "collectors/contention/park_pacing.h"
+
+namespace jvmsight {
+namespace {
+
+constexpr uint64_t ms = 1'000'000;
+
+struct Totals {
+  double waits = 0;
+  uint64_t delay_ns = 0;
+};
+
+// What each stack got, in waits and nanoseconds.
+void add(std::map<uint32_t, Totals>& to, const std::vector<ParkCharge>& charges) {
+  for (const ParkCharge& c : charges) {
+    to[c.stack].waits += static_cast<double>(c.weight) / ParkEpisodes::weight_one;
+    to[c.stack].delay_ns += c.delay_ns;
+  }
+}
+
+// One round: every wanted stack taken, thread t's as stack_of(t).
+template <class StackOf>
+void round(ParkEpisodes& e, const std::vector<ParkObservation>& seen, uint64_t interval, size_t budget,
+           std::map<uint32_t, Totals>& got, StackOf stack_of) {
+  std::vector<uint32_t> taken;
+  for (size_t i : e.observe(seen, interval, budget)) taken.push_back(stack_of(seen[i]));
+  add(got, e.charge(taken));
+}
+
+TEST(ParkEpisodes, AWaitLongerThanTheIntervalCountsOnceWithItsWholeTime) {
+  ParkEpisodes e;
+  std::map<uint32_t, Totals> got;
+  for (int r = 0; r < 12; ++r) round(e, {{7, 111, 9}}, 10 * ms, 4, got, [](const ParkObservation&) { return 5u; });
+  EXPECT_DOUBLE_EQ(got[5].waits, 1);
+  EXPECT_EQ(got[5].delay_ns, 120 * ms);
+}
+
+TEST(ParkEpisodes, AnotherQueueNodeIsAnotherWait) {
+  ParkEpisodes e;
+  std::map<uint32_t, Totals> got;
+  auto stack = [](const ParkObservation&) { return 5u; };
+  for (int32_t token : {111, 111, 222, 222, 0, 333}) round(e, {{7, token, 9}}, 10 * ms, 4, got, stack);
+  // 0: the node was not found this round, taken for the same wait.
+  EXPECT_DOUBLE_EQ(got[5].waits, 3);
+  EXPECT_EQ(got[5].delay_ns, 60 * ms);
+}
+
+TEST(ParkEpisodes, StacksBeyondTheBudgetWaitTheirTurnAndLoseNoTime) {
+  ParkEpisodes e;
+  std::map<uint32_t, Totals> got;
+  std::vector<ParkObservation> seen;
+  for (int64_t t = 1; t <= 10; ++t) seen.push_back({t, static_cast<int32_t>(100 + t), 9});
+  size_t asked = 0;
+  for (int r = 0; r < 6; ++r) {
+    std::vector<uint32_t> taken;
+    const std::vector<size_t> wanted = e.observe(seen, 10 * ms, 3);
+    EXPECT_LE(wanted.size(), 3u);
+    asked += wanted.size();
+    for (size_t i : wanted) taken.push_back(static_cast<uint32_t>(seen[i].thread) + 10);
+    add(got, e.charge(taken));
+  }
+  EXPECT_EQ(asked, 10u);  // each wait's stack once
+  double waits = 0;
+  uint64_t delay = 0;
+  for (const auto& [stack, t] : got) {
+    EXPECT_DOUBLE_EQ(t.waits, 1) << stack;
+    waits += t.waits;
+    delay += t.delay_ns;
+  }
+  EXPECT_DOUBLE_EQ(waits, 10);
+  EXPECT_EQ(delay, 10 * 6 * 10 * ms);
+}
+
+TEST(ParkEpisodes, AWaitThatEndedBeforeItsStackGoesToItsLocksStack) {
+  ParkEpisodes e;
+  std::map<uint32_t, Totals> got;
+  // Thread 1 waits two rounds with no stack taken (budget 0), then leaves.
+  for (int r = 0; r < 2; ++r) EXPECT_TRUE(e.observe({{1, 11, 9}}, 10 * ms, 0).empty());
+  add(got, e.charge({}));
+  for (uint64_t r = 0; r <= ParkEpisodes::forget_after_rounds; ++r)
+    round(e, {}, 10 * ms, 0, got, [](auto&) { return 0u; });
+  EXPECT_EQ(e.orphaned_delay_ns(), 20 * ms);
+  // Thread 2 at the same lock: its stack takes what thread 1 left.
+  round(e, {{2, 22, 9}}, 10 * ms, 1, got, [](const ParkObservation&) { return 8u; });
+  EXPECT_DOUBLE_EQ(got[8].waits, 2);
+  EXPECT_EQ(got[8].delay_ns, 30 * ms);
+  EXPECT_EQ(e.orphaned_delay_ns(), 0u);
+}
+
+// Waits of 2 ms at random phases, looked at every 10 ms: each is seen with
+// probability 0.2 and then counts once and stands for 10 ms, so the
+// estimates' expectations are the true totals' (delay) and a fifth of the
+// count (contentions: PROFILES.md, what shorter waits count).
+TEST(ParkEpisodes, ShortWaitsAreUnbiasedInTimeAndSeenWithProbabilityDOverT) {
+  ParkEpisodes e;
+  std::map<uint32_t, Totals> got;
+  std::mt19937_64 random(42);
+  const uint64_t interval = 10 * ms, wait = 2 * ms;
+  const int waits = 20'000;
+  // Thread w's wait starts at a uniform phase within its own interval.
+  for (int w = 0; w < waits; ++w) {
+    const uint64_t start = random() % interval;
+    std::vector<ParkObservation> seen;
+    if (start + wait > interval) seen.push_back({w + 1, w + 1, 9});  // parked at the look at the interval's end
+    round(e, seen, interval, 1, got, [](const ParkObservation&) { return 5u; });
+  }
+  const double true_delay = static_cast<double>(waits) * wait;
+  EXPECT_NEAR(static_cast<double>(got[5].delay_ns) / true_delay, 1.0, 0.05);
+  EXPECT_NEAR(got[5].waits / waits, 0.2, 0.01);
+}
+
+TEST(ParkPacing, LooksOftenWhileWaitsChangeAndLessWhileTheyDoNot) {
+  ParkPacing p;
+  using std::chrono::milliseconds;
+  EXPECT_EQ(p.next(milliseconds(0), 0, false, p.min_interval), p.idle_interval);
+  EXPECT_EQ(p.next(milliseconds(0), 5, true, p.max_interval), p.min_interval);
+  EXPECT_EQ(p.next(milliseconds(0), 5, false, milliseconds(40)), milliseconds(80));
+  EXPECT_EQ(p.next(milliseconds(0), 5, false, p.max_interval), p.max_interval);
+  // A round that cost 1 ms of CPU: the next no sooner than keeps it at 0.5% of a core.
+  EXPECT_EQ(p.next(milliseconds(1), 5, true, p.min_interval), milliseconds(200));
+  // A 1 ms safepoint on JDK 8/11: the next stacks after 200 ms.
+  EXPECT_EQ(p.after_stop(milliseconds(1)), milliseconds(200));
+  // Handshakes of 20 us within 1% of 10 ms: 5; at least one, at most the cap.
+  EXPECT_EQ(p.stacks(milliseconds(10), std::chrono::microseconds(20), 64), 5u);
+  EXPECT_EQ(p.stacks(milliseconds(1), milliseconds(1), 64), 1u);
+  EXPECT_EQ(p.stacks(std::chrono::seconds(10), std::chrono::microseconds(1), 64), 64u);
+}
+
+}  // namespace
+}  // namespace jvmsight
