@@ -29,7 +29,8 @@ GcNotification note(const std::string& gc, double start_ms, double end_ms, const
           cause,
           ++id,
           static_cast<int64_t>(std::floor(start_ms - origin)),
-          static_cast<int64_t>(std::floor(end_ms - origin))};
+          static_cast<int64_t>(std::floor(end_ms - origin)),
+          {}};
 }
 
 int64_t later(double ms) { return static_cast<int64_t>(ms * ns_per_ms); }
