@@ -23,12 +23,12 @@ HttpRoute detail_route(HttpRoute route, const Options& options, const std::share
 // A contention profile's snapshots, taken on the agent thread.
 class AgentProfileSource : public ProfileSource {
  public:
-  AgentProfileSource(AgentAnswers& answers, AgentAnswers::ProfileTake take) : answers_(answers), take_(take) {}
-  std::optional<ContentionProfile> snapshot() override { return answers_.profile(take_); }
+  AgentProfileSource(AgentAnswers& answers, AgentAnswers::Profile which) : answers_(answers), which_(which) {}
+  std::optional<ContentionProfile> snapshot() override { return answers_.profile(which_); }
 
  private:
   AgentAnswers& answers_;
-  AgentAnswers::ProfileTake take_;
+  AgentAnswers::Profile which_;
 };
 
 // Stacks of the application's code (docs/PROFILES.md): served where /metrics
@@ -38,14 +38,14 @@ void add_profile_routes(const Options& options, AgentAnswers& answers, std::vect
   if (answers.contention().serves_mutex_profile()) {
     routes.push_back(profile_route(
         "/debug/pprof/mutex", "contended synchronized entries by waiting stack (pprof; ?seconds=N, ?debug=1)", "mutex",
-        std::make_shared<AgentProfileSource>(answers, &ContentionSignal::mutex_snapshot)));
+        std::make_shared<AgentProfileSource>(answers, AgentAnswers::Profile::mutex)));
     routes.back().local_only = options.profiles == Details::local;
   }
   if (answers.contention().serves_block_profile()) {
     routes.push_back(
         profile_route("/debug/pprof/block",
                       "threads parked on java.util.concurrent locks by waiting stack (pprof; ?seconds=N, ?debug=1)",
-                      "block", std::make_shared<AgentProfileSource>(answers, &ContentionSignal::block_snapshot)));
+                      "block", std::make_shared<AgentProfileSource>(answers, AgentAnswers::Profile::block)));
     routes.back().local_only = options.profiles == Details::local;
   }
 }
@@ -69,9 +69,15 @@ std::optional<GcReport> AgentAnswers::gc_report() {
   return agent_thread_.call([this] { return gc_.report(); }, snapshot_timeout);
 }
 
-std::optional<ContentionProfile> AgentAnswers::profile(ProfileTake take) {
-  // nullopt from the profile itself (not built) or from the wait.
-  return agent_thread_.call([this, take] { return (contention_.*take)(); }, snapshot_timeout).value_or(std::nullopt);
+std::optional<ContentionProfile> AgentAnswers::profile(Profile which) {
+  // nullopt from the profile itself (not built) or from the wait. Not a
+  // pointer to ContentionSignal's member: through one, GCC 12's
+  // -fsanitize=vptr check took the job's vtable for `this` and aborted the
+  // JVM (scripts/sanitize.sh jvm).
+  auto take = [this, which] {
+    return which == Profile::mutex ? contention_.mutex_snapshot() : contention_.block_snapshot();
+  };
+  return agent_thread_.call(take, snapshot_timeout).value_or(std::nullopt);
 }
 
 std::vector<HttpRoute> agent_routes(const Options& options, AgentAnswers& answers) {

@@ -46,9 +46,8 @@ class AgentAnswers : public MetricsSource, public ReportSource {
   std::optional<std::vector<ThreadRecord>> thread_dump() override;
   std::optional<DeadlocksPage> deadlocks() override;
   std::optional<GcReport> gc_report() override;
-  // One of the contention profiles (ContentionSignal::mutex_snapshot, ...).
-  using ProfileTake = std::optional<ContentionProfile> (ContentionSignal::*)();
-  std::optional<ContentionProfile> profile(ProfileTake take);
+  enum class Profile { mutex, block };
+  std::optional<ContentionProfile> profile(Profile which);
   ContentionSignal& contention() { return contention_; }
 
  private:

@@ -16,7 +16,8 @@
 #   profiles    the mutex profile's cost: stress throughput with profiles on
 #               (the default) over profiles off, async-profiler's lock mode
 #               beside it, every JDK (PROFILES_ROUNDS=10: ~2.5 min per JDK),
-#               and RSS at 10,000 distinct stacks on JDK 17 (~9 min)
+#               and RSS at 10,000 distinct stacks on JDK 17 (~9 min;
+#               PROFILES_MEMORY=off leaves it out)
 #   toggle      what turning the contention events off and on costs at 100
 #               and 10,000 threads, every JDK (1 min)
 #   attribution lock-class attribution of duty-cycled events against the
@@ -124,6 +125,7 @@ part_profiles() {
       >>"$out"
   done
   write_section profiles_overhead "$out"
+  [ "${PROFILES_MEMORY:-on}" = on ] || { rm -f "$out"; return 0; }
   # The table's memory is the agent's, not the JDK's: one JDK.
   {
     header "bench/run.sh profiles"
