@@ -119,4 +119,19 @@ GoPprof served_contention_profile(int port, const std::string& path) {
   return p;
 }
 
+void check_site_split(const GoPprof& p, SitePair delay, SitePair contentions, const std::map<std::string, long>& truth,
+                      const std::string& waits_suffix) {
+  const double slow_truth = truth.at("slow_ns"), fast_truth = truth.at("fast_ns");
+  ASSERT_GT(delay.slow + delay.fast, 0) << p.raw;
+  EXPECT_NEAR(delay.slow / (delay.slow + delay.fast), slow_truth / (slow_truth + fast_truth), 0.10) << p.raw;
+  const double ratio = (delay.slow + delay.fast) / (slow_truth + fast_truth);
+  EXPECT_GE(ratio, 0.6) << p.raw;
+  EXPECT_LE(ratio, 1.5) << p.raw;
+  for (const auto& [site, seen] : {std::pair{"slow", contentions.slow}, std::pair{"fast", contentions.fast}}) {
+    const double known = truth.at(std::string(site) + waits_suffix);
+    EXPECT_GE(seen, 0.5 * known) << site << "\n" << p.raw;
+    EXPECT_LE(seen, 2.0 * known) << site << "\n" << p.raw;
+  }
+}
+
 }  // namespace jvmsight::test

@@ -36,4 +36,14 @@ GoPprof go_pprof_raw(const std::string& profile_bytes);
 // contentions/count and delay/nanoseconds), gtest failures otherwise.
 GoPprof served_contention_profile(int port, const std::string& path);
 
+// WaitSplit's two sites in a profile against the fixture's own report
+// (`truth`: slow_ns, fast_ns, and slow/fast + `waits_suffix`, "_waits" or
+// "_blocked"): each site's share of the delay within 10 points, the total
+// within 0.6-1.5x, each site's contentions within 0.5-2x; gtest failures.
+struct SitePair {
+  double slow = 0, fast = 0;
+};
+void check_site_split(const GoPprof& p, SitePair delay, SitePair contentions, const std::map<std::string, long>& truth,
+                      const std::string& waits_suffix);
+
 }  // namespace jvmsight::test
