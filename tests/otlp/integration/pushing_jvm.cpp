@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/harness/http_client.h"
+
 namespace jvmsight::test {
 
 const Jdk& jdk17() {
@@ -57,6 +59,10 @@ PushingJvm::PushingJvm(const Jdk& jdk, const std::string& main_class, std::map<s
     port = *p;
   else
     ADD_FAILURE() << "no portfile; stderr:\n" << process->err();
+  // The first answered scrape means the agent thread finished its setup, GC
+  // notification listener included: a pause before it has no notification
+  // and waits 10 s to settle (docs/METRICS.md, Lag).
+  if (port != 0) http_get(port, "/metrics");
 }
 
 std::map<std::string, std::string> push_env(const OtlpReceiver& r, const std::string& protocol) {
