@@ -3,6 +3,7 @@
 // one jvmsight line; with a good agent next to it, the agent runs as usual.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,7 +18,13 @@ namespace fs = std::filesystem;
 class Loader : public ::testing::TestWithParam<Jdk> {};
 JVMSIGHT_JDKS(Loader, system_jdks());
 
-const std::string loader_path = JVMSIGHT_LOADER_PATH;
+// JVMSIGHT_TEST_LOADER: another build's loader (scripts/sanitize.sh jvm: the
+// instrumented one, which loads the instrumented agent beside it).
+std::string loader_under_test() {
+  const char* other = getenv("JVMSIGHT_TEST_LOADER");
+  return other && *other ? other : JVMSIGHT_LOADER_PATH;
+}
+const std::string loader_path = loader_under_test();
 
 std::vector<std::string> agent_lines(const std::string& err) {
   std::stringstream ss(err);
