@@ -13,6 +13,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace jvmsight::test {
 namespace {
@@ -147,12 +148,12 @@ const std::vector<Jdk>& found_jdks() {
 
 const std::vector<Jdk>& JdkRange::list() const {
   static std::mutex mutex;
-  static std::map<std::pair<bool, int>, std::vector<Jdk>> lists;
+  static std::map<std::tuple<bool, bool, int>, std::vector<Jdk>> lists;
   std::lock_guard<std::mutex> lock(mutex);
-  auto [it, added] = lists.try_emplace({extra_, from_feature_});
+  auto [it, added] = lists.try_emplace({system_, extra_, from_feature_});
   if (added)
     for (const auto& j : found_jdks())
-      if ((extra_ || !j.extra) && j.feature >= from_feature_) it->second.push_back(j);
+      if ((j.extra ? extra_ : system_) && j.feature >= from_feature_) it->second.push_back(j);
   return it->second;
 }
 

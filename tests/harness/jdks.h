@@ -28,21 +28,23 @@ struct Jdk {
 // Which JDKs a suite runs on, declared once beside the suite
 // (JVMSIGHT_JDKS in agent_jvm.h, or list() for a combined parameter):
 // system_jdks() are this machine's own (/usr/lib/jvm: 17 and 25 here),
-// all_jdks() those and the extra ones (8, 11, 21); from(21) keeps JDK 21
-// and later of either.
+// extra_jdks() the installed ones (8, 11, 21), all_jdks() both; from(21)
+// keeps JDK 21 and later.
 class JdkRange {
  public:
-  JdkRange(bool extra, int from_feature) : extra_(extra), from_feature_(from_feature) {}
-  JdkRange from(int feature) const { return JdkRange(extra_, feature); }
+  JdkRange(bool system, bool extra, int from_feature) : system_(system), extra_(extra), from_feature_(from_feature) {}
+  JdkRange from(int feature) const { return JdkRange(system_, extra_, feature); }
   // Found once, then the same list (references into it stay valid).
   const std::vector<Jdk>& list() const;
 
  private:
+  bool system_;
   bool extra_;
   int from_feature_;
 };
-inline JdkRange system_jdks() { return JdkRange(false, 0); }
-inline JdkRange all_jdks() { return JdkRange(true, 0); }
+inline JdkRange system_jdks() { return JdkRange(true, false, 0); }
+inline JdkRange extra_jdks() { return JdkRange(false, true, 0); }
+inline JdkRange all_jdks() { return JdkRange(true, true, 0); }
 
 // The JDKs a suite runs on (a JdkRange: system_jdks(), all_jdks(),
 // all_jdks().from(21)...) as gtest parameters, named jdk17, jdk25...
