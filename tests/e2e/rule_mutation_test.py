@@ -14,6 +14,7 @@ time and expects it absent at a later time (recovery) and at an earlier one.
 
 Usage: rule_mutation_test.py <rules.yaml> <rules.test.yaml> [promtool]
 """
+import concurrent.futures
 import copy
 import os
 import re
@@ -80,11 +81,14 @@ def mutants(doc):
             yield f"{name}: without `or` side {i + 1}", mutate(lambda r, kept=kept: r.update(expr=kept))
 
 
-def run_promtool(promtool, work, rules_name, test_name, doc):
-    with open(os.path.join(work, rules_name), "w") as f:
-        yaml.safe_dump(doc, f, sort_keys=False)
-    return subprocess.run([promtool, "test", "rules", test_name], cwd=work, capture_output=True, text=True,
-                          timeout=120)
+def run_promtool(promtool, tests_path, rules_name, doc):
+    """promtool's verdict on the test file against these rules, in a directory of their own."""
+    with tempfile.TemporaryDirectory(prefix="jvmsight-rule-mutant-") as work:
+        shutil.copy(tests_path, work)
+        with open(os.path.join(work, rules_name), "w") as f:
+            yaml.safe_dump(doc, f, sort_keys=False)
+        return subprocess.run([promtool, "test", "rules", os.path.basename(tests_path)], cwd=work,
+                              capture_output=True, text=True, timeout=120)
 
 
 def coverage_problems(rules_doc, tests_doc):
@@ -126,25 +130,20 @@ def main():
     for p in failures:
         print("COVERAGE:", p)
 
-    work = tempfile.mkdtemp(prefix="jvmsight-rule-mutants-")
-    try:
-        shutil.copy(tests_path, os.path.join(work, os.path.basename(tests_path)))
-        test_name = os.path.basename(tests_path)
-        baseline = run_promtool(promtool, work, rules_name, test_name, rules_doc)
-        if baseline.returncode != 0:
-            print("the unmodified rules (as re-serialised) fail their tests:\n" + baseline.stdout + baseline.stderr)
-            return 1
-        count = 0
-        for description, doc in mutants(rules_doc):
-            count += 1
-            r = run_promtool(promtool, work, rules_name, test_name, doc)
+    baseline = run_promtool(promtool, tests_path, rules_name, rules_doc)
+    if baseline.returncode != 0:
+        print("the unmodified rules (as re-serialised) fail their tests:\n" + baseline.stdout + baseline.stderr)
+        return 1
+    # One promtool per core: each is single-threaded and the mutants are independent.
+    found = list(mutants(rules_doc))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        verdicts = pool.map(lambda m: run_promtool(promtool, tests_path, rules_name, m[1]), found)
+        for (description, _), r in zip(found, verdicts):
             caught = r.returncode != 0 and "FAILED" in r.stdout + r.stderr
             print(f"{'caught   ' if caught else 'SURVIVED '} {description}")
             if not caught:
                 failures.append(f"mutant survived: {description}")
-        print(f"{count} mutants, {len(failures)} problems")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(found)} mutants, {len(failures)} problems")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
