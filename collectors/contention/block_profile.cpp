@@ -129,9 +129,8 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   }
   const int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
   cpu_ns_ += cpu;
-  virtual_.planned = pacing_.next_virtual(
-      std::chrono::nanoseconds(cpu - stacks_cpu),
-      pacing_.next(std::chrono::nanoseconds(0), seen_count, virtual_.episodes.changed(), virtual_.planned));
+  virtual_.planned = pacing_.next(std::chrono::nanoseconds(cpu - stacks_cpu), seen_count, virtual_.episodes.changed(),
+                                  virtual_.planned);
 }
 
 std::vector<uint32_t> BlockProfile::platform_stacks(const std::vector<jthread>& threads,
