@@ -10,7 +10,8 @@ CLASSES=$BUILD/bench/classes
 # Every full JDK under /usr/lib/jvm, one per real java binary, then the
 # extra ones of scripts/install_jdks.sh: JDK 11 as is, JDK 8 and 21 through
 # the chroot wrappers the test harness writes (build/jdk-roots/bin/jdkN/bin,
-# after one run of the integration tests; docs/TESTING.md).
+# after one run of the integration tests; docs/TESTING.md). JDKS="25 21"
+# keeps those feature numbers only.
 bench_jdks() {
   local seen="" home real
   for home in /usr/lib/jvm/* "$BUILD"/jdk-roots/host/usr/lib/jvm/* "$BUILD"/jdk-roots/bin/jdk*; do
@@ -18,9 +19,13 @@ bench_jdks() {
     real=$(readlink -f "$home/bin/java")
     case " $seen " in *" $real "*) continue ;; esac
     seen="$seen $real"
+    [ -z "${JDKS:-}" ] || [[ " $JDKS " == *" $(feature_of "$home") "* ]] || continue
     echo "$home"
   done
 }
+
+# feature_of HOME: the JDK's feature number (8 for "1.8.0_504").
+feature_of() { "$1/bin/java" -version 2>&1 | awk -F'"' 'NR == 1 { split($2, v, "."); print v[1] == "1" ? v[2] : v[1] }'; }
 
 compile_bench() {
   mkdir -p "$CLASSES"

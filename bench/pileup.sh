@@ -12,7 +12,8 @@
 # only), writes docs/pileup_scrape.tsv and, with Debian's matplotlib,
 # docs/pileup_scrape.png. JVMSIGHT_AGENT overrides the agent (e.g. an older build);
 # AGENT_OPTS adds agent options (e.g. profiles=off: the block profile's
-# sampler, on by default, is then not running).
+# sampler, on by default, is then not running); JDKS="25 21" keeps those
+# JDKs (bench/common.sh).
 # Usage: bench/pileup.sh ["100 1000 10000 30000"] [runs=3] [rounds=10] [idle_seconds=10]
 source "$(dirname "$0")/common.sh"
 AGENT=${JVMSIGHT_AGENT:-$AGENT}

@@ -92,7 +92,6 @@ build_servlet() {
   cp "$ROOT/bench/java/tomcat/web.xml" "$app/WEB-INF/web.xml"
 }
 
-feature_of() { "$1/bin/java" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p'; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 
@@ -195,7 +194,6 @@ homes=()
 for home in $(bench_jdks); do
   f=$(feature_of "$home")
   [ "${f:-0}" -ge 21 ] || continue
-  [ -z "${JDKS:-}" ] || [[ " $JDKS " == *" $f "* ]] || continue
   homes+=("$home")
 done
 configs=()
