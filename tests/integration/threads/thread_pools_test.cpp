@@ -106,12 +106,17 @@ TEST_P(ThreadPools, TheCapHoldsWith200DistinctPools) {
   ASSERT_TRUE(jvm.process->wait_for_line("BURNED", 60s));
   jvm.process->send("spread 200");
   ASSERT_TRUE(jvm.process->wait_for_line("SPREAD", 60s));
+  const auto spread = std::chrono::steady_clock::now();
   PromScrape s = jvm.scrape();
-  // After a background reading: labels by CPU.
-  for (auto until = std::chrono::steady_clock::now() + 20s;
-       !s.value("jvmsight_thread_pool_cpu_seconds_total", {{"pool", "other"}}) &&
-       std::chrono::steady_clock::now() < until;
-       s = jvm.scrape())
+  // After a background reading that ended since the spread: labels by CPU.
+  // Before it, pools take free labels in the order they are first listed
+  // (the JVM lists the newest threads first).
+  auto read_since_spread = [&] {
+    const std::chrono::duration<double> since = std::chrono::steady_clock::now() - spread;
+    return s.value("jvmsight_thread_pool_cpu_seconds_total", {{"pool", "other"}}) &&
+           s.value("jvmsight_thread_pool_cpu_age_seconds").value_or(1e9) < since.count();
+  };
+  for (auto until = spread + 20s; !read_since_spread() && std::chrono::steady_clock::now() < until; s = jvm.scrape())
     std::this_thread::sleep_for(300ms);
   std::set<std::string> pools, cpu_pools;
   double pooled = 0, states = 0;
