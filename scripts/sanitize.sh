@@ -73,6 +73,13 @@ cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJVMSIGHT_OTLP=$ot
 if [ "$mode" = jvm ] || [ "$mode" = otlp ]; then
   tests_dir=${3:-$ROOT/build}
   case "$tests_dir" in /*) ;; *) tests_dir=$ROOT/$tests_dir ;; esac
+  suite=$tests_dir/tests/integration_tests
+  [ "$mode" = otlp ] && suite=$tests_dir/tests/otlp/otlp_integration_tests
+  # Before the minutes of instrumented build, not after.
+  if [ ! -x "$suite" ]; then
+    echo "sanitize: $mode: no $suite: build the tests first (scripts/quickstart.sh build)" >&2
+    exit 2
+  fi
   inside_jvm=(jvmsight jvmsight_loader)
   [ "$otlp" = ON ] && inside_jvm+=(jvmsight-otlp)
   # The build's output goes to a log (shown if it fails), so a failing run's
@@ -86,10 +93,8 @@ if [ "$mode" = jvm ] || [ "$mode" = otlp ]; then
     # Conversion, configuration, the gRPC wire helpers, the HTTP response reader
     # and the export worker, leaks checked (no JVM here).
     "$dir/tests/otlp/otlp_unit_tests" --gtest_brief=1
-    suite=$tests_dir/tests/otlp/otlp_integration_tests
   else
     build_quietly "${inside_jvm[@]}"
-    suite=$tests_dir/tests/integration_tests
     # One JDK under ASan, the newest (25 on CI): it takes the paths the
     # older ones take plus virtual threads', and a second JDK doubled the
     # stage (169 tests, about 9 minutes, against 88); every JDK runs the
@@ -124,10 +129,6 @@ names = [f"{suite['name']}.{case['name']}" for suite in json.load(open(sys.argv[
 print(":".join(names))
 PY
   }
-  if [ ! -x "$suite" ]; then
-    echo "sanitize: $mode: no $suite: build the tests first (scripts/quickstart.sh build)" >&2
-    exit 2
-  fi
   export JVMSIGHT_TEST_AGENT=$dir/agent/libjvmsight.so JVMSIGHT_TEST_LOADER=$dir/agent/libjvmsight-loader.so
   # Not the extra JDKs' roots: libasan is not inside them.
   export JVMSIGHT_JDK_ROOTS=$dir/no-jdk-roots
