@@ -47,6 +47,7 @@ bool set_pinning_probes(jvmtiEnv* jvmti, JNIEnv* jni, PinningRecorder& recorder)
   jmethodID park = find_method(jni, "java/lang/VirtualThread", "parkOnCarrierThread", "(ZJ)V");
   std::vector<Probe> probes = park != nullptr ? park_probes(jvmti, park) : std::vector<Probe>{};
   if (probes.empty()) {
+    if (!vm_live(jvmti)) return false;  // the JVM exits: nothing to say
     log::info(
         "this JDK has no VirtualThread.parkOnCarrierThread(boolean, long) to probe: "
         "jvmsight_virtual_thread_pinned_seconds is absent");

@@ -15,6 +15,11 @@ bool jvmti_ok(jvmtiEnv* jvmti, jvmtiError err, const char* what) {
   return false;
 }
 
+bool vm_live(jvmtiEnv* jvmti) {
+  jvmtiPhase phase = JVMTI_PHASE_DEAD;
+  return jvmti->GetPhase(&phase) == JVMTI_ERROR_NONE && phase == JVMTI_PHASE_LIVE;
+}
+
 bool jni_ok(JNIEnv* jni, const char* what) {
   if (!jni->ExceptionCheck()) return true;
   jthrowable ex = jni->ExceptionOccurred();

@@ -14,6 +14,10 @@ namespace jvmsight {
 // at warn level (debug for WRONG_PHASE, which is normal while the VM exits).
 bool jvmti_ok(jvmtiEnv* jvmti, jvmtiError err, const char* what);
 
+// True until the VM's exit reaches VMDeath: a lookup that fails after that
+// says nothing about the JDK (the agent thread may still be setting up).
+bool vm_live(jvmtiEnv* jvmti);
+
 // True when no Java exception is pending; otherwise describes it at warn
 // level, clears it, and returns false.
 bool jni_ok(JNIEnv* jni, const char* what);
