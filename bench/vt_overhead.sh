@@ -32,6 +32,9 @@
 #   JDKS="25 21" restricts the JDKs (feature numbers); CONFIGS="none floor
 #   jvmsight,pinning=off" picks configurations (names as in all_configs, or
 #   floor+<floor_agent.c options>, jvmsight,<agent options>);
+#   JVM_FLAGS adds JVM options to every run (one carrier,
+#   -Djdk.virtualThreadScheduler.parallelism=1, takes the OS scheduler out
+#   of park's hand-offs: each is then a yield and a resume on one thread);
 #   DECOMPOSE=1 adds the ones that take jvmsight's cost apart (floor+caps:
 #   the capabilities jvmsight asks for besides the virtual-thread one;
 #   jvmsight without contention events, deadlock check, GC notifications);
@@ -45,6 +48,7 @@ SCRAPE_S=${SCRAPE_S:-1}
 WARM_S=${WARM_S:-5}
 MEASURE_S=${MEASURE_S:-10}
 HEAP=(-Xms2g -Xmx2g)
+read -r -a JVM_FLAGS <<<"${JVM_FLAGS:-}"  # e.g. -Djdk.virtualThreadScheduler.parallelism=1
 DEBS=$BUILD/bench-debs
 WRK=$DEBS/root/usr/bin/wrk
 wrk() { LD_LIBRARY_PATH=$DEBS/root/usr/lib/x86_64-linux-gnu "$WRK" "$@"; }  # its luajit is beside it
@@ -140,7 +144,7 @@ wait_for_200() {  # URL PID: true once URL answers 200 (Tomcat accepts before it
 run() {
   local workload=$1 home=$2 agent=$3 pid port scraper value
   rm -f "$work/agent-port" "$work/out"
-  local args=("${HEAP[@]}")
+  local args=("${HEAP[@]}" "${JVM_FLAGS[@]}")
   [ -n "$agent" ] && args+=("$agent")
   scrape_loop &
   scraper=$!

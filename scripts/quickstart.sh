@@ -106,8 +106,12 @@ run_tests() {
   echo "==> running every test (unit + integration on each JDK under /usr/lib/jvm and build/jdk-roots)"
   build/tests/integration_tests --gtest_filter=-* | grep '^\[jvmsight\]'  # which JDKs, which are missing
   # Serially: the GC and lock tests time real JVM events, and two JVMs per
-  # core make the timing noisy on small machines.
-  ctest --test-dir build --output-on-failure --timeout 600
+  # core make the timing noisy on small machines. Then the fuzz targets,
+  # one per core: each fuzzes a fixed 15 s on one core wherever it runs.
+  local status=0
+  ctest --test-dir build --output-on-failure --timeout 600 -LE '^fuzz$' || status=$?
+  ctest --test-dir build --output-on-failure --timeout 600 -L '^fuzz$' -j"$(nproc)" || status=$?
+  return "$status"
 }
 
 # The extra test JDKs (8, 11, 21) download while the build runs; the tests
