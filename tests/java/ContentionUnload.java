@@ -12,7 +12,8 @@ import java.net.URLClassLoader;
  * rounds are short (10 ms), so some stacks may still be unnamed when their
  * class goes. Then waits with no Java frame: threads end while main holds
  * their Thread object's monitor, so each, past its run(), blocks for it in
- * the JVM's exit path (where join's notifyAll is sent). Args: rounds millis
+ * the JVM's exit path (where join's notifyAll is sent), from when it shows
+ * BLOCKED there for 100 ms. Args: rounds millis
  * [exits, 0 unless given]. Prints READY, then "UNLOAD rounds=..
  * unloaded=.. exits=.." (classes the JVM unloaded meanwhile; contended
  * exits), then serves commands.
@@ -62,6 +63,12 @@ public class ContentionUnload {
             Thread ending = new Thread(() -> { });
             synchronized (ending) {
                 ending.start();
+                // Blocked in its exit path before the 100 ms count: on a loaded
+                // machine a start alone can take longer than that.
+                for (long t0 = System.nanoTime(); ending.getState() != Thread.State.BLOCKED
+                        && System.nanoTime() - t0 < 10_000_000_000L;) {
+                    Thread.sleep(1);
+                }
                 Thread.sleep(100);
             }
             ending.join();
