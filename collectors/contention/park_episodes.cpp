@@ -1,5 +1,6 @@
 #include "collectors/contention/park_episodes.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace jvmsight {
@@ -11,11 +12,17 @@ uint64_t ParkEpisodes::next_random() {  // xorshift64
   return random_;
 }
 
+uint32_t ParkEpisodes::drawn_at(int32_t lock, bool full) {
+  auto known = lock_stacks_.find(lock);
+  if (known == lock_stacks_.end() || known->second.taken < (full ? lock_sample : 1)) return 0;
+  const uint64_t held = std::min<uint64_t>(known->second.taken, lock_sample);
+  return known->second.stack[next_random() % held];
+}
+
 void ParkEpisodes::orphan(const Episode& e) {
   if (e.pending.weight == 0 && e.pending.delay_ns == 0) return;
-  auto known = lock_stack_.find(e.lock);
-  if (known != lock_stack_.end()) {
-    charges_.push_back({known->second, e.pending.weight, e.pending.delay_ns});
+  if (uint32_t stack = drawn_at(e.lock, false)) {
+    charges_.push_back({stack, e.pending.weight, e.pending.delay_ns});
     return;
   }
   if (orphans_.size() >= max_locks && !orphans_.count(e.lock)) orphans_.clear();
@@ -59,6 +66,7 @@ std::vector<size_t> ParkEpisodes::observe(const std::vector<ParkObservation>& se
     if (o.token != 0) e.token = o.token;
     e.lock = o.lock;
     e.seen_round = round_;
+    if (fresh && next_random() % infer_odds != 0) e.stack = drawn_at(e.lock, true);
     const ParkCharge now{e.stack, fresh ? weight_one : 0, interval_ns};
     if (e.stack != 0) {
       charges_.push_back(now);
@@ -87,8 +95,9 @@ std::vector<ParkCharge> ParkEpisodes::charge(const std::vector<uint32_t>& taken)
     e.stack = taken[j];
     out.push_back({e.stack, e.pending.weight, e.pending.delay_ns});
     e.pending = {};
-    if (lock_stack_.size() >= max_locks && !lock_stack_.count(e.lock)) lock_stack_.clear();
-    lock_stack_[e.lock] = e.stack;
+    if (lock_stacks_.size() >= max_locks && !lock_stacks_.count(e.lock)) lock_stacks_.clear();
+    LockStacks& at = lock_stacks_[e.lock];
+    at.stack[at.taken++ % lock_sample] = e.stack;
     // What ended here before any stack was known at this lock.
     auto pool = orphans_.find(e.lock);
     if (pool != orphans_.end()) {

@@ -11,10 +11,16 @@
 // is taken once per episode, and only as often as its budget allows (at
 // most max_stacks a round, chosen uniformly among the waits without one):
 // until then what the episode is seen to wait stays pending on it, and
-// goes to its stack once taken. An episode that ended before its stack was
-// taken hands its pending waits to the last stack taken at the same lock
-// (most locks are waited for at one call site), or, if none was yet, to the
-// first one taken there. Pure.
+// goes to its stack once taken. A crowd at one lock (a pileup of thousands)
+// needs no stack per wait: once lock_sample stacks were taken at a lock, a
+// new wait there has its own taken one time in infer_odds and otherwise
+// gets one drawn from the lock's last lock_sample, which estimates the
+// lock's split between call sites without bias while it holds (a new call
+// site shows up in the waits still sampled). An episode that ended before
+// its stack was taken hands its pending waits to one drawn the same way (most locks
+// are waited for at one call site), or, if none was yet, to the first one
+// taken there. Pure.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -40,6 +46,10 @@ class ParkEpisodes {
   // A thread not seen for this many rounds has ended its wait; a shorter gap
   // (it ran briefly between two parks in one acquisition) does not end it.
   static constexpr uint64_t forget_after_rounds = 4;
+  // Stacks remembered per lock, and how rarely a new wait at a lock with
+  // that many has its own stack taken.
+  static constexpr size_t lock_sample = 8;
+  static constexpr uint64_t infer_odds = 8;
 
   explicit ParkEpisodes(uint64_t seed = 0x9e3779b97f4a7c15ull) : random_(seed | 1) {}
 
@@ -68,13 +78,20 @@ class ParkEpisodes {
   // Bounds on the per-lock maps: past them they start afresh (what was
   // pending there is lost, counted in orphaned_delay_ns until then).
   static constexpr size_t max_locks = 1 << 16;
+  // The last lock_sample stacks taken at a lock, a ring.
+  struct LockStacks {
+    std::array<uint32_t, lock_sample> stack{};
+    uint64_t taken = 0;
+  };
   uint64_t next_random();
+  // A stack drawn from the lock's sample, or 0 with none; full: only from a full sample.
+  uint32_t drawn_at(int32_t lock, bool full);
   void forget_ended();
   // An episode ends (or is replaced) before its stack was taken.
   void orphan(const Episode& e);
 
   std::unordered_map<int64_t, Episode> episodes_;     // by thread
-  std::unordered_map<int32_t, uint32_t> lock_stack_;  // the last stack taken at each lock
+  std::unordered_map<int32_t, LockStacks> lock_stacks_;
   std::unordered_map<int32_t, ParkCharge> orphans_;   // by lock, none taken there yet
   std::vector<ParkCharge> charges_;                   // this round's, to stacks already known
   std::vector<Episode*> wanted_;                      // observe's answer

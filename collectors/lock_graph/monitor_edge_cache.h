@@ -11,7 +11,7 @@
 // max_reuse until fresh_spacing times its cost has passed (at most
 // max_reuse_time): on JDK 8 its two monitor queries are safepoints, 5-40 ms
 // of VM thread each at 10,000 threads (0.1-1 ms on 17+, where max_reuse
-// decides). Pure: no JVM.
+// decides), and the agent at rest must stay under 1% of a core with them. Pure: no JVM.
 #include <jni.h>
 
 #include <chrono>
@@ -25,8 +25,8 @@ class MonitorEdgeCache {
  public:
   using Clock = std::chrono::steady_clock;
   static constexpr int max_reuse = 3;
-  static constexpr int fresh_spacing = 200;  // fresh reads: at most 0.5% of the time
-  static constexpr std::chrono::seconds max_reuse_time{8};
+  static constexpr int fresh_spacing = 400;  // fresh reads: at most 0.25% of the time
+  static constexpr std::chrono::seconds max_reuse_time{16};
 
   // Whether this check takes its monitor edges from the cache: allowed by
   // the caller (nothing blocked anew, candidates from the Java pass), the

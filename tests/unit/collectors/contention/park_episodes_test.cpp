@@ -62,7 +62,8 @@ TEST(ParkEpisodes, StacksBeyondTheBudgetWaitTheirTurnAndLoseNoTime) {
   ParkEpisodes e;
   std::map<uint32_t, Totals> got;
   std::vector<ParkObservation> seen;
-  for (int64_t t = 1; t <= 10; ++t) seen.push_back({t, static_cast<int32_t>(100 + t), 9});
+  // Each at a lock of its own: no stack can be drawn from another wait's.
+  for (int64_t t = 1; t <= 10; ++t) seen.push_back({t, static_cast<int32_t>(100 + t), static_cast<int32_t>(t)});
   size_t asked = 0;
   for (int r = 0; r < 6; ++r) {
     std::vector<uint32_t> taken;
@@ -98,6 +99,41 @@ TEST(ParkEpisodes, AWaitThatEndedBeforeItsStackGoesToItsLocksStack) {
   EXPECT_DOUBLE_EQ(got[8].waits, 2);
   EXPECT_EQ(got[8].delay_ns, 30 * ms);
   EXPECT_EQ(e.orphaned_delay_ns(), 0u);
+}
+
+// A pileup: 4,000 threads arrive at one lock over 40 rounds, 70% from one
+// call site and 30% from another, and stay. Their stacks are mostly drawn
+// from the lock's sample, not taken, yet each site's share of the time and
+// of the waits comes out as it is, and no time is lost.
+TEST(ParkEpisodes, ACrowdAtOneLockIsSampledNotTakenWaitByWait) {
+  ParkEpisodes e;
+  std::map<uint32_t, Totals> got;
+  std::mt19937_64 random(7);
+  std::map<int64_t, uint32_t> site;  // the truth, per thread
+  std::vector<ParkObservation> seen;
+  size_t asked = 0;
+  const int rounds = 60;
+  uint64_t true_delay[2] = {0, 0};
+  for (int r = 0; r < rounds; ++r) {
+    for (int k = 0; r < 40 && k < 100; ++k) {
+      const auto t = static_cast<int64_t>(seen.size() + 1);
+      site[t] = random() % 10 < 7 ? 1u : 2u;
+      seen.push_back({t, static_cast<int32_t>(t), 9});
+    }
+    for (const ParkObservation& o : seen) true_delay[site[o.thread] - 1] += 10 * ms;
+    std::vector<uint32_t> taken;
+    const std::vector<size_t> wanted = e.observe(seen, 10 * ms, 64);
+    asked += wanted.size();
+    for (size_t i : wanted) taken.push_back(site[seen[i].thread]);
+    add(got, e.charge(taken));
+  }
+  EXPECT_LT(asked, 4000u / 4) << "a stack per wait";
+  EXPECT_GT(asked, 4000u / ParkEpisodes::infer_odds / 2);
+  const double all = static_cast<double>(true_delay[0] + true_delay[1]);
+  EXPECT_EQ(got[1].delay_ns + got[2].delay_ns, true_delay[0] + true_delay[1]);
+  EXPECT_NEAR(static_cast<double>(got[1].delay_ns) / all, static_cast<double>(true_delay[0]) / all, 0.05);
+  EXPECT_NEAR(got[1].waits + got[2].waits, 4000, 1e-6);
+  EXPECT_NEAR(got[1].waits / 4000, 0.7, 0.05);
 }
 
 // Waits of 2 ms at random phases, looked at every 10 ms: each is seen with
