@@ -24,7 +24,7 @@ namespace jvmsight {
 struct ParkPacing {
   std::chrono::nanoseconds min_interval{std::chrono::milliseconds(10)};
   std::chrono::nanoseconds idle_interval{std::chrono::milliseconds(50)};
-  std::chrono::nanoseconds max_interval{std::chrono::seconds(1)};
+  std::chrono::nanoseconds max_interval{std::chrono::seconds(4)};
   // How far the budget may push a costly round's successor (a pileup of
   // 10,000 threads read in 10 ms waits 2 s; a million virtual threads longer).
   std::chrono::nanoseconds longest_interval{std::chrono::seconds(60)};

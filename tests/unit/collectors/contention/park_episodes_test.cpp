@@ -167,10 +167,11 @@ TEST(ParkPacing, LooksOftenWhileWaitsChangeAndLessWhileTheyDoNot) {
   EXPECT_EQ(p.next(milliseconds(0), 5, false, p.max_interval), p.max_interval);
   // A round that cost 1 ms of CPU: the next no sooner than keeps it at 0.5% of a core.
   EXPECT_EQ(p.next(milliseconds(1), 5, true, p.min_interval), milliseconds(200));
-  // A pileup of thousands read in 10 ms: past max_interval, still 0.5% of a
-  // core (2 s), whether its waits changed or not; never past longest_interval.
-  EXPECT_EQ(p.next(milliseconds(10), 10'000, false, p.max_interval), std::chrono::seconds(2));
+  // A pileup of thousands read in 10 ms: still 0.5% of a core (2 s) while
+  // its waits change, max_interval while they do not; never past longest_interval.
   EXPECT_EQ(p.next(milliseconds(10), 10'000, true, p.min_interval), std::chrono::seconds(2));
+  EXPECT_EQ(p.next(milliseconds(10), 10'000, false, p.max_interval), p.max_interval);
+  EXPECT_EQ(p.next(milliseconds(40), 10'000, false, p.max_interval), std::chrono::seconds(8));
   EXPECT_EQ(p.next(std::chrono::seconds(1), 10'000, false, p.max_interval), p.longest_interval);
   // A 1 ms safepoint on JDK 8/11: the next stacks after 200 ms.
   EXPECT_EQ(p.after_stop(milliseconds(1)), milliseconds(200));
