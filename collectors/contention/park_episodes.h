@@ -90,11 +90,11 @@ class ParkEpisodes {
   // An episode ends (or is replaced) before its stack was taken.
   void orphan(const Episode& e);
 
-  std::unordered_map<int64_t, Episode> episodes_;     // by thread
+  std::unordered_map<int64_t, Episode> episodes_;  // by thread
   std::unordered_map<int32_t, LockStacks> lock_stacks_;
-  std::unordered_map<int32_t, ParkCharge> orphans_;   // by lock, none taken there yet
-  std::vector<ParkCharge> charges_;                   // this round's, to stacks already known
-  std::vector<Episode*> wanted_;                      // observe's answer
+  std::unordered_map<int32_t, ParkCharge> orphans_;  // by lock, none taken there yet
+  std::vector<ParkCharge> charges_;                  // this round's, to stacks already known
+  std::vector<Episode*> wanted_;                     // observe's answer
   uint64_t round_ = 0;
   size_t last_seen_ = 0;
   bool changed_ = false;
