@@ -38,7 +38,9 @@ GoPprof served_contention_profile(int port, const std::string& path);
 
 // WaitSplit's two sites in a profile against the fixture's own report
 // (`truth`: slow_ns, fast_ns, and slow/fast + `waits_suffix`, "_waits" or
-// "_blocked"): each site's share of the delay within 10 points, the total
+// "_blocked"; slow_blocked_ms and fast_blocked_ms, where not -1, are the
+// JVM's own blocked times, which the split is then checked against):
+// each site's share of the delay within 10 points, the total
 // within 0.6-1.5x, each site's contentions within 0.5-2x; gtest failures.
 struct SitePair {
   double slow = 0, fast = 0;

@@ -26,11 +26,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * Each acquisition is timed with nanoTime around it, summed per site;
  * waits are the acquisitions that took over 5 us (an uncontended one takes
  * well under 1 us), and, with monitors on platform threads, also the JVM's
- * own blocked counts (ThreadInfo.getBlockedCount).
+ * own blocked counts and times (ThreadInfo.getBlockedCount and, with
+ * contention monitoring on, getBlockedTime: the time BLOCKED, which is
+ * what a JVM TI agent can see; nanoTime also counts waits a thread spun
+ * through and time it stood runnable without a CPU).
  * Args: monitor|juc platform|virtual millis [delay_millis, or "go": the
  * run starts that much later, or when a line comes on stdin; READY is
  * printed before]. Prints READY, then after the run "SPLIT slow_ns=..
- * slow_waits=.. fast_ns=.. fast_waits=.. slow_blocked=.. fast_blocked=..",
+ * slow_waits=.. fast_ns=.. fast_waits=.. slow_blocked=.. fast_blocked=..
+ * slow_blocked_ms=.. fast_blocked_ms=.." (-1: not known),
  * then serves commands (GroundTruth) with the threads alive and idle.
  */
 public class WaitSplit {
@@ -125,6 +129,8 @@ public class WaitSplit {
         final boolean juc = args[0].equals("juc");
         final boolean virtual = args[1].equals("virtual");
         if (juc) idleWaiters();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (!juc && !virtual && mx.isThreadContentionMonitoringSupported()) mx.setThreadContentionMonitoringEnabled(true);
         System.out.println("READY");
         System.out.flush();
         if (args.length > 3 && args[3].equals("go")) {
@@ -159,7 +165,8 @@ public class WaitSplit {
         stopped.await();
         System.out.println("SPLIT slow_ns=" + slowNs.get() + " slow_waits=" + slowWaits.get() + " fast_ns=" + fastNs.get()
                 + " fast_waits=" + fastWaits.get() + " slow_blocked=" + blocked(virtual, slow) + " fast_blocked="
-                + blocked(virtual, fast));
+                + blocked(virtual, fast) + " slow_blocked_ms=" + blockedMs(virtual, slow) + " fast_blocked_ms="
+                + blockedMs(virtual, fast));
         System.out.flush();
         GroundTruth.serveCommands();
         release.countDown();
@@ -175,6 +182,20 @@ public class WaitSplit {
         for (Thread t : threads) {
             ThreadInfo info = mx.getThreadInfo(t.getId());
             sum += info.getBlockedCount();
+        }
+        return sum;
+    }
+
+    // The JVM's own time BLOCKED entering monitors, summed; -1 where it has
+    // none (virtual threads, contention monitoring off or unsupported).
+    static long blockedMs(boolean virtual, List<Thread> threads) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (virtual || !mx.isThreadContentionMonitoringEnabled()) return -1;
+        long sum = 0;
+        for (Thread t : threads) {
+            long ms = mx.getThreadInfo(t.getId()).getBlockedTime();
+            if (ms < 0) return -1;
+            sum += ms;
         }
         return sum;
     }

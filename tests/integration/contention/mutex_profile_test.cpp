@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <thread>
 
 #include "tests/harness/agent_jvm.h"
 #include "tests/harness/go_pprof.h"
@@ -39,9 +40,24 @@ void check_split(const GoPprof& p, const std::map<std::string, long>& truth, boo
   EXPECT_TRUE(placed) << p.raw;
 }
 
+// The fixture's run starts ("go") once the mutex profile is built: the
+// agent thread builds it after its start-up, which a loaded machine
+// stretches to a second, and waits before it would be in the fixture's
+// truth but not in the profile (JDK 8 on CI: a profile of 3.97 s for a
+// 4 s run, the fast site's share 13 points short).
+void wait_until_profiling(AgentJvm& jvm) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!jvm.scrape().value("jvmsight_profile_stacks", {{"profile", "mutex"}})) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the mutex profile never started";
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 TEST_P(MutexProfile, SplitOfWaitingTimeAsTheFixtureMeasuredIt) {
-  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "platform", "4000"});
+  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "platform", "4000", "go"});
   ASSERT_GT(jvm.port, 0);
+  wait_until_profiling(jvm);
+  jvm.process->send("go");
   auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
   ASSERT_TRUE(line) << jvm.process->err();
   check_split(fetch(jvm), parse_report(*line), true);
@@ -51,9 +67,11 @@ TEST_P(MutexProfileVirtual, SplitOfWaitingTimeOnVirtualThreads) {
   // A carrier for each of the seven threads on every JDK: before 24 they
   // pin; on 24+ the fast site's spinning threads would otherwise hold the
   // machine's two carriers and starve the slow site to a handful of waits.
-  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "virtual", "4000"}, "",
+  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "virtual", "4000", "go"}, "",
                {"-Djdk.virtualThreadScheduler.parallelism=8"});
   ASSERT_GT(jvm.port, 0);
+  wait_until_profiling(jvm);
+  jvm.process->send("go");
   auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
   ASSERT_TRUE(line) << jvm.process->err();
   check_split(fetch(jvm), parse_report(*line), false);
