@@ -106,12 +106,8 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   const auto covered = std::chrono::nanoseconds(virtual_.covered_ns(now));
   int64_t stacks_cpu = 0;
   size_t seen_count = 0;
-  // The walk visits every virtual thread: only while there are some. While
-  // there are none, the next look comes with the platform round's, not every
-  // idle_interval: asking the census that often was most of the sampler's
-  // CPU in a JDK 21 pileup of 10,000 platform threads (docs/BENCHMARKS.md).
-  const bool any_live = virtual_threads_->live(jni_).value_or(1) > 0;
-  if (any_live) {
+  // The walk visits every virtual thread: only while there are some.
+  if (virtual_threads_->live(jni_).value_or(1) > 0) {
     LocalFrame frame(jni_, 16);
     if (std::optional<ParkedThreads> parked = scan_.parked_virtual(max_virtual_seen)) {
       std::vector<ParkObservation> seen;
@@ -133,11 +129,6 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   }
   const int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
   cpu_ns_ += cpu;
-  if (!any_live) {
-    virtual_.planned =
-        std::max<std::chrono::nanoseconds>(platform_.last + platform_.planned - virtual_.last, pacing_.min_interval);
-    return;
-  }
   virtual_.planned = pacing_.next(std::chrono::nanoseconds(cpu - stacks_cpu), seen_count, virtual_.episodes.changed(),
                                   virtual_.planned);
 }
