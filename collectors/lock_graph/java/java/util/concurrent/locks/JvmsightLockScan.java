@@ -28,7 +28,7 @@ final class JvmsightLockScan {
     private JvmsightLockScan() {}
 
     // JVM TI thread state bits, which HotSpot keeps in Thread's threadStatus.
-    static final int BLOCKED_ON_MONITOR_ENTER = 0x400;
+    private static final int BLOCKED_ON_MONITOR_ENTER = 0x400;
     static final int PARKED = 0x200;
 
     // Where the status word is: Thread.threadStatus (JDK 8-17), or

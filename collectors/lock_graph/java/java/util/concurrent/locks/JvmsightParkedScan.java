@@ -93,7 +93,7 @@ final class JvmsightParkedScan {
      * optimised away.
      */
     static int warmUp(int rounds) {
-        Thread[] threads = new Thread[40];
+        Thread[] threads = new Thread[32];
         try {
             Class<?> node = AbstractQueuedSynchronizer.class.getDeclaredField("tail").getType();
             if (Modifier.isAbstract(node.getModifiers())) {
@@ -103,20 +103,12 @@ final class JvmsightParkedScan {
             Object[] kinds = {new ReentrantLock(), new ReentrantLock(true), new ReentrantReadWriteLock(),
                               new ReentrantReadWriteLock(true), new Semaphore(1), new CountDownLatch(1)};
             Object many = headed(kinds[0], node), four = headed(kinds[1], node), lacking = headed(kinds[2], node);
-            Object empty = JvmsightLockScan.allocate(JvmsightLockScan.syncOf(kinds[3]).getClass());
             int status = JvmsightLockScan.PARKED | 0x10 | 0x80 | 0x1; // parked, waiting indefinitely, alive
-            for (int i = 0; i < 32; i++) {
+            for (int i = 0; i < threads.length; i++) {
                 Object sync = i < 20 ? many : i < 24 ? four : i < 30 ? headed(kinds[i % kinds.length], node) : lacking;
                 threads[i] = JvmsightLockScan.fakeThread(status, sync);
                 if (sync != lacking) enqueue(sync, node, threads[i]);
             }
-            // What a real round sees too, or the compiled code deoptimises on
-            // its first pileup and is compiled again: threads blocked on a
-            // monitor, threads not waiting, and a queue already emptied.
-            threads[32] = threads[33] = JvmsightLockScan.fakeThread(JvmsightLockScan.BLOCKED_ON_MONITOR_ENTER | 0x1, null);
-            threads[34] = threads[35] = JvmsightLockScan.fakeThread(0x5, null);
-            threads[36] = threads[37] = JvmsightLockScan.fakeThread(status, empty);
-            threads[38] = threads[39] = JvmsightLockScan.fakeThread(status, empty);
         } catch (ReflectiveOperationException | RuntimeException | Error e) {
             return 0; // an unknown layout: compiled later, from real calls
         }
