@@ -63,10 +63,9 @@ void ContentionSignal::build_profiles(JNIEnv* jni, ThreadSignal& threads, Parked
   if (serves_block_profile() && parked == nullptr)
     log::info("the lock scan's Java pass does not run here: /debug/pprof/block has nothing to serve");
   if (serves_block_profile() && parked != nullptr) {
-    const VirtualThreadCensus& census = threads.virtual_census();
-    block_profile_ =
-        std::make_unique<BlockProfile>(jvmti_, jni, threads.roster(), *parked,
-                                       capabilities_.virtual_threads && census.available() ? &census : nullptr);
+    // The census's layout is the scan's: where it is unknown, so are the threads to walk.
+    const bool virtual_threads = capabilities_.virtual_threads && threads.virtual_census().available();
+    block_profile_ = std::make_unique<BlockProfile>(jvmti_, jni, threads.roster(), *parked, virtual_threads);
   }
   if (!mutex_profile_ && !block_profile_) return;
   profile_collector_ = std::make_unique<ProfileCollector>(mutex_profile_.get(), block_profile_.get());

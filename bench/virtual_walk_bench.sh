@@ -14,7 +14,7 @@ agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
 [ -x "$java_home/bin/java" ] || { echo "no JDK at $java_home (virtual threads need 21+)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$java_home/bin/javac" --release 17 -d "$work" "$here/java/VirtualWalkBench.java" "$here/java/AgentMetrics.java"
+"$java_home/bin/javac" --release 17 -d "$work" "$here/java/VirtualWalkBench.java" "$here/java/AgentMetrics.java" "$here/java/Io.java"
 echo "java: $("$java_home/bin/java" -version 2>&1 | head -1); $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in "${counts[@]}"; do
   rm -f "$work/port"

@@ -43,7 +43,7 @@ uint64_t BlockProfile::Rounds::covered_ns(Clock::time_point now) {
 }
 
 BlockProfile::BlockProfile(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ParkedThreadScan& scan,
-                           const VirtualThreadCensus* virtual_threads)
+                           bool virtual_threads)
     : jvmti_(jvmti),
       jni_(jni),
       roster_(roster),
@@ -60,9 +60,9 @@ BlockProfile::BlockProfile(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, P
 std::chrono::nanoseconds BlockProfile::sample() {
   const Clock::time_point now = Clock::now();
   if (platform_.due(now)) platform_round(now);
-  if (virtual_threads_ != nullptr && virtual_.due(now)) virtual_round(now);
+  if (virtual_threads_ && virtual_.due(now)) virtual_round(now);
   Clock::time_point next = platform_.last + platform_.planned;
-  if (virtual_threads_ != nullptr) next = std::min(next, virtual_.last + virtual_.planned);
+  if (virtual_threads_) next = std::min(next, virtual_.last + virtual_.planned);
   return std::max<std::chrono::nanoseconds>(next - Clock::now(), std::chrono::milliseconds(1));
 }
 
@@ -106,26 +106,23 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   const auto covered = std::chrono::nanoseconds(virtual_.covered_ns(now));
   int64_t stacks_cpu = 0;
   size_t seen_count = 0;
-  // The walk visits every virtual thread: only while there are some.
-  if (virtual_threads_->live(jni_).value_or(1) > 0) {
-    LocalFrame frame(jni_, 16);
-    if (std::optional<ParkedThreads> parked = scan_.parked_virtual(max_virtual_seen)) {
-      std::vector<ParkObservation> seen;
-      for (size_t k = 0; k < parked->id.size(); ++k) seen.push_back({parked->id[k], parked->token[k], parked->lock[k]});
-      const size_t most = pacing_.stacks(covered, per_virtual_stack_, max_virtual_stacks);
-      std::vector<jint> wanted;
-      for (size_t k : virtual_.episodes.observe(seen, static_cast<uint64_t>(covered.count()), most))
-        wanted.push_back(parked->index[k]);
-      const int64_t stacks_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-      std::vector<uint32_t> taken;
-      for (const std::string& lines : scan_.virtual_stacks(wanted, NamedStackTable::max_depth))
-        taken.push_back(lines.empty() ? NamedStackTable::no_stack : table_.intern(java_stack_frames(lines, names_)));
-      stacks_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - stacks_start;
-      if (!wanted.empty())
-        per_virtual_stack_ = (7 * per_virtual_stack_ + std::chrono::nanoseconds(stacks_cpu) / wanted.size()) / 8;
-      charge(virtual_.episodes.charge(taken));
-      seen_count = seen.size();
-    }
+  LocalFrame frame(jni_, 16);
+  if (std::optional<ParkedThreads> parked = scan_.parked_virtual(max_virtual_seen)) {
+    std::vector<ParkObservation> seen;
+    for (size_t k = 0; k < parked->id.size(); ++k) seen.push_back({parked->id[k], parked->token[k], parked->lock[k]});
+    const size_t most = pacing_.stacks(covered, per_virtual_stack_, max_virtual_stacks);
+    std::vector<jint> wanted;
+    for (size_t k : virtual_.episodes.observe(seen, static_cast<uint64_t>(covered.count()), most))
+      wanted.push_back(parked->index[k]);
+    const int64_t stacks_start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    std::vector<uint32_t> taken;
+    for (const std::string& lines : scan_.virtual_stacks(wanted, NamedStackTable::max_depth))
+      taken.push_back(lines.empty() ? NamedStackTable::no_stack : table_.intern(java_stack_frames(lines, names_)));
+    stacks_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - stacks_start;
+    if (!wanted.empty())
+      per_virtual_stack_ = (7 * per_virtual_stack_ + std::chrono::nanoseconds(stacks_cpu) / wanted.size()) / 8;
+    charge(virtual_.episodes.charge(taken));
+    seen_count = seen.size();
   }
   const int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
   cpu_ns_ += cpu;

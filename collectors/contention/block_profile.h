@@ -25,7 +25,6 @@
 #include "collectors/contention/park_pacing.h"
 #include "collectors/lock_graph/parked_thread_scan.h"
 #include "collectors/threads/thread_roster.h"
-#include "collectors/threads/virtual_thread_census.h"
 #include "model/contention_profile.h"
 
 namespace jvmsight {
@@ -37,10 +36,8 @@ class BlockProfile {
   static constexpr size_t max_virtual_stacks = 16;
   // Parked virtual threads seen per round at most.
   static constexpr jint max_virtual_seen = 1024;
-  // virtual_threads: the census of live virtual threads (JDK 21+), null where
-  // there are none.
-  BlockProfile(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ParkedThreadScan& scan,
-               const VirtualThreadCensus* virtual_threads);
+  // virtual_threads: this JDK has virtual threads the scan can list (21+).
+  BlockProfile(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ParkedThreadScan& scan, bool virtual_threads);
 
   // The rounds that are due (platform threads', virtual threads'); returns
   // when the next is.
@@ -79,7 +76,7 @@ class BlockProfile {
   JNIEnv* jni_;
   ThreadRoster& roster_;
   ParkedThreadScan& scan_;
-  const VirtualThreadCensus* virtual_threads_;
+  bool virtual_threads_;
   bool handshakes_;  // JDK 17+: a stack is one direct handshake, no safepoint
   FrameNames names_;
   NamedStackTable table_;

@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -25,7 +28,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * "DEADLOCKED names=a,b all=N monitor=M at_ms=T" (T: wall clock when the JVM
  * first reported it). Stdin: "report" prints a fresh DEADLOCKED line.
  * "virtual" (JDK 21+): two virtual threads in a ReentrantLock cycle, which
- * ThreadMXBean cannot see; the ground truth is what the locks themselves say
+ * ThreadMXBean cannot see, one started by a thread-per-task executor and
+ * one a pool's worker (the JDK keeps them in two kinds of thread
+ * container, neither the root); the ground truth is what the locks themselves say
  * (ReentrantLock.getOwner and hasQueuedThread), printed in the same form.
  */
 public class Deadlocks {
@@ -247,12 +252,18 @@ public class Deadlocks {
     static final List<OwnedLock> virtualLocks = new ArrayList<>();
     static final List<Thread> virtualThreads = new ArrayList<>();
 
-    /** vt-a holds lock 0 and wants lock 1, vt-b the other way round; started by reflection (built for release 17). */
+    static final List<ExecutorService> virtualExecutors = new ArrayList<>();
+
+    /**
+     * vt-a holds lock 0 and wants lock 1, vt-b the other way round: vt-a from
+     * newThreadPerTaskExecutor, vt-b a newSingleThreadExecutor's worker, both
+     * made by a named virtual-thread factory (found by reflection: built for
+     * release 17). The executors stay referenced: a pool is shut down once unreachable.
+     */
     static void virtualCycle() throws Exception {
-        java.lang.reflect.Method ofVirtual = Thread.class.getMethod("ofVirtual");
-        Object builder = ofVirtual.invoke(null);
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
         java.lang.reflect.Method name = Class.forName("java.lang.Thread$Builder$OfVirtual").getMethod("name", String.class);
-        java.lang.reflect.Method unstarted = Class.forName("java.lang.Thread$Builder").getMethod("unstarted", Runnable.class);
+        java.lang.reflect.Method factory = Class.forName("java.lang.Thread$Builder").getMethod("factory");
         for (int i = 0; i < 2; i++) virtualLocks.add(new OwnedLock());
         CyclicBarrier allHoldOne = new CyclicBarrier(2);
         for (int i = 0; i < 2; i++) {
@@ -261,9 +272,17 @@ public class Deadlocks {
                 try { allHoldOne.await(); } catch (Exception e) { throw new RuntimeException(e); }
                 with(second, () -> { });
             });
-            Thread t = (Thread) unstarted.invoke(name.invoke(builder, "vt-" + (char) ('a' + i)), body);
-            virtualThreads.add(t);
-            t.start();
+            ThreadFactory named = (ThreadFactory) factory.invoke(name.invoke(builder, "vt-" + (char) ('a' + i)));
+            ThreadFactory kept = r -> {
+                Thread t = named.newThread(r);
+                synchronized (virtualThreads) { virtualThreads.add(t); }
+                return t;
+            };
+            ExecutorService executor = i == 0
+                    ? (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class).invoke(null, kept)
+                    : Executors.newSingleThreadExecutor(kept);
+            virtualExecutors.add(executor);
+            executor.execute(body);
         }
     }
 

@@ -12,7 +12,9 @@ class VirtualDeadlock : public ::testing::TestWithParam<Jdk> {};
 JVMSIGHT_JDKS(VirtualDeadlock, all_jdks().from(21));
 
 // ThreadMXBean and jstack cannot see virtual threads; the fixture's ground
-// truth is what the locks say (owner, queued threads).
+// truth is what the locks say (owner, queued threads). Its two threads are
+// an executor's, so the walk must read the registered containers' sets (the
+// block profile's fixture starts its threads in the root container).
 TEST_P(VirtualDeadlock, FoundByTheBackgroundCheckOnJdk21Plus) {
   AgentJvm jvm(GetParam(), "Deadlocks", {"virtual"});
   ASSERT_GT(jvm.port, 0);

@@ -3,9 +3,11 @@ package java.util.concurrent.locks;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
@@ -52,37 +54,59 @@ final class JvmsightLockScan {
         HOLDER = holder;
     }
 
-    // JDK 21+: every thread, virtual ones included, is listed by the thread
-    // container tree (jdk.internal.vm.ThreadContainers; jcmd Thread.dump_to_file
-    // reads the same). Null before 21.
+    // JDK 21+: the sets the JDK's thread containers (ThreadContainers) keep
+    // live virtual threads in, read directly: the root's (null with
+    // -Djdk.trackAllThreads=false, which only counts them), and each
+    // registered SharedThreadContainer's or ThreadPerTaskExecutor's; other
+    // registered containers through threads(). Not the root's or a shared
+    // container's threads(): each call lists every platform thread too
+    // (Thread.getAllThreads()). StructuredTaskScope forks are not visited
+    // (as jvmsight_virtual_threads_live). Null before 21.
     private static final Class<?> VIRTUAL_THREAD;
-    private static final MethodHandle ROOT_CONTAINER;
+    private static final Set<?> ROOT_VIRTUAL_THREADS;
+    private static final Set<?> REGISTRY;  // of WeakReference<ThreadContainer>
+    private static final Class<?> SHARED_CONTAINER, PER_TASK_EXECUTOR;
+    private static final long SHARED_VIRTUAL_THREADS, EXECUTOR_THREADS;
     private static final MethodHandle CONTAINER_THREADS;
-    private static final MethodHandle CONTAINER_CHILDREN;
 
     static {
-        Class<?> virtual = null;
-        MethodHandle root = null, threads = null, children = null;
+        Class<?> virtual = null, shared = null, executor = null;
+        Set<?> rootSet = null, registry = null;
+        long sharedSet = -1, executorSet = -1;
+        MethodHandle threads = null;
         try {
             virtual = Class.forName("java.lang.VirtualThread");
             Class<?> containers = Class.forName("jdk.internal.vm.ThreadContainers");
+            Object root = staticField(containers, "ROOT_CONTAINER");
+            Class<?> tracking = Class.forName("jdk.internal.vm.ThreadContainers$RootContainer$TrackingRootContainer");
+            rootSet = tracking.isInstance(root) ? (Set<?>) staticField(tracking, "VTHREADS") : null;
+            registry = (Set<?>) staticField(containers, "CONTAINER_REGISTRY");
+            shared = Class.forName("jdk.internal.vm.SharedThreadContainer");
+            executor = Class.forName("java.util.concurrent.ThreadPerTaskExecutor");
+            sharedSet = JvmsightUnsafe.offset(shared, "virtualThreads");
+            executorSet = JvmsightUnsafe.offset(executor, "threads");
+            // Typed on Object, so calls are invokeExact: no adaptation per call.
             Class<?> container = Class.forName("jdk.internal.vm.ThreadContainer");
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            // Typed on Object, so calls are invokeExact: no adaptation per call,
-            // and the JIT inlines them (the walk runs often for the block profile).
-            MethodType ofContainer = MethodType.methodType(Stream.class, Object.class);
-            root = lookup.findStatic(containers, "root", MethodType.methodType(container))
-                         .asType(MethodType.methodType(Object.class));
-            threads = lookup.findVirtual(container, "threads", MethodType.methodType(Stream.class)).asType(ofContainer);
-            children = lookup.findVirtual(container, "children", MethodType.methodType(Stream.class)).asType(ofContainer);
+            threads = MethodHandles.lookup().findVirtual(container, "threads", MethodType.methodType(Stream.class))
+                                   .asType(MethodType.methodType(Stream.class, Object.class));
         } catch (ReflectiveOperationException | RuntimeException | Error e) {
             virtual = null;
-            root = threads = children = null;
         }
-        VIRTUAL_THREAD = virtual;
-        ROOT_CONTAINER = root;
+        VIRTUAL_THREAD = JvmsightUnsafe.available() ? virtual : null;
+        ROOT_VIRTUAL_THREADS = rootSet;
+        REGISTRY = registry;
+        SHARED_CONTAINER = shared;
+        PER_TASK_EXECUTOR = executor;
+        SHARED_VIRTUAL_THREADS = sharedSet;
+        EXECUTOR_THREADS = executorSet;
         CONTAINER_THREADS = threads;
-        CONTAINER_CHILDREN = children;
+    }
+
+    /** A private static field's value (same module: java.base). */
+    private static Object staticField(Class<?> c, String name) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(null);
     }
 
     /**
@@ -279,24 +303,33 @@ final class JvmsightLockScan {
         return found[0];
     }
 
-    /** Visits every live virtual thread in the container tree; false if this JDK has none or the walk failed. */
+    /** Visits every live virtual thread (as above); false if this JDK has none or the walk failed. */
     static boolean eachVirtualThread(Consumer<Thread> visit) {
-        if (ROOT_CONTAINER == null) return false;
+        if (VIRTUAL_THREAD == null) return false;
         try {
-            visitContainer((Object) ROOT_CONTAINER.invokeExact(), visit);
+            if (ROOT_VIRTUAL_THREADS != null) eachVirtual(ROOT_VIRTUAL_THREADS, visit);
+            for (Object ref : REGISTRY.toArray()) {
+                Object c = ((Reference<?>) ref).get();
+                if (SHARED_CONTAINER.isInstance(c)) {
+                    eachVirtual((Set<?>) JvmsightUnsafe.getReference(c, SHARED_VIRTUAL_THREADS), visit);
+                } else if (PER_TASK_EXECUTOR.isInstance(c)) {
+                    eachVirtual((Set<?>) JvmsightUnsafe.getReference(c, EXECUTOR_THREADS), visit);
+                } else if (c != null) {
+                    eachVirtual(Arrays.asList(((Stream<?>) CONTAINER_THREADS.invokeExact(c)).toArray()), visit);
+                }
+            }
             return true;
         } catch (Throwable e) {
             return false;
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static void visitContainer(Object container, Consumer<Thread> visit) throws Throwable {
-        // forEach, not iterator(): a stream's iterator adapter costs more than the check itself.
-        ((Stream<Thread>) (Stream<?>) CONTAINER_THREADS.invokeExact(container)).forEach(t -> {
-            if (VIRTUAL_THREAD.isInstance(t)) visit.accept(t);
-        });
-        for (Object child : ((Stream<?>) CONTAINER_CHILDREN.invokeExact(container)).toArray()) visitContainer(child, visit);
+    /** The virtual threads among these (a set the JDK keeps; null: none yet). */
+    private static void eachVirtual(Iterable<?> threads, Consumer<Thread> visit) {
+        if (threads == null) return;
+        for (Object t : threads) {
+            if (VIRTUAL_THREAD.isInstance(t)) visit.accept((Thread) t);
+        }
     }
 
     private static int status(Thread t) {
