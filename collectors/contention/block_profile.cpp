@@ -106,8 +106,10 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   const auto covered = std::chrono::nanoseconds(virtual_.covered_ns(now));
   int64_t stacks_cpu = 0;
   size_t seen_count = 0;
+  bool alive = true;
   LocalFrame frame(jni_, 16);
   if (std::optional<ParkedThreads> parked = scan_.parked_virtual(max_virtual_seen)) {
+    alive = !parked->none_alive;
     std::vector<ParkObservation> seen;
     for (size_t k = 0; k < parked->id.size(); ++k) seen.push_back({parked->id[k], parked->token[k], parked->lock[k]});
     const size_t most = pacing_.stacks(covered, per_virtual_stack_, max_virtual_stacks);
@@ -127,7 +129,7 @@ void BlockProfile::virtual_round(Clock::time_point now) {
   const int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
   cpu_ns_ += cpu;
   virtual_.planned = pacing_.next(std::chrono::nanoseconds(cpu - stacks_cpu), seen_count, virtual_.episodes.changed(),
-                                  virtual_.planned);
+                                  virtual_.planned, alive);
 }
 
 std::vector<uint32_t> BlockProfile::platform_stacks(const std::vector<jthread>& threads,

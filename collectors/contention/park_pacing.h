@@ -2,7 +2,8 @@
 // How often the block sampler looks, and how many stacks it takes
 // (docs/PROFILES.md). A round every min_interval while waits begin and end
 // and rounds are cheap, so waits of tens of milliseconds are seen in full;
-// while no thread is parked on a synchronizer it looks every idle_interval,
+// while no thread is parked on a synchronizer it looks every idle_interval
+// (virtual threads' rounds every absent_interval while none is alive),
 // and while the same threads stay in the same waits (a pileup on a lock held
 // for long) twice as long after each round, up to max_interval. Whatever
 // the schedule, a round that cost more (thousands of threads to read)
@@ -24,6 +25,9 @@ namespace jvmsight {
 struct ParkPacing {
   std::chrono::nanoseconds min_interval{std::chrono::milliseconds(10)};
   std::chrono::nanoseconds idle_interval{std::chrono::milliseconds(50)};
+  // How late the first virtual threads' waits may be seen: a JVM that has
+  // none is asked this often (each ask is a JNI call and an empty walk).
+  std::chrono::nanoseconds absent_interval{std::chrono::milliseconds(250)};
   std::chrono::nanoseconds max_interval{std::chrono::seconds(4)};
   // How far the budget may push a costly round's successor (a pileup of
   // 10,000 threads read in 10 ms waits 2 s; a million virtual threads longer).
@@ -33,10 +37,14 @@ struct ParkPacing {
   double stack_budget = 0.01;   // of a core: handshakes taking stacks (JDK 17+)
 
   // After a round whose reading cost `cpu`, having seen `parked` threads
-  // waiting, `changed` or not since the round before, `last` after it.
+  // waiting, `changed` or not since the round before, `last` after it;
+  // `alive`: any thread of the round's kind exists.
   std::chrono::nanoseconds next(std::chrono::nanoseconds cpu, size_t parked, bool changed,
-                                std::chrono::nanoseconds last) const {
-    const auto floor = parked == 0 ? idle_interval : changed ? min_interval : std::min(2 * last, max_interval);
+                                std::chrono::nanoseconds last, bool alive = true) const {
+    const auto floor = !alive        ? absent_interval
+                       : parked == 0 ? idle_interval
+                       : changed     ? min_interval
+                                     : std::min(2 * last, max_interval);
     return std::min(std::max({scaled(cpu, round_budget), floor, min_interval}), longest_interval);
   }
   // After a safepoint that stopped the VM for `stopped` to take stacks: how

@@ -225,8 +225,10 @@ std::optional<ParkedThreads> JavaLockScan::parked_virtual(jint max) {
   }
   const jint n = jni_->CallStaticIntMethod(parked_class_, parked_virtual_method_, parked_virtual_, parked_ids_,
                                            parked_tokens_, parked_lock_ids_);
-  if (!jni_ok(jni_, "JvmsightParkedScan.parkedVirtual") || n < 0 || n > max) return std::nullopt;
-  return parked_results(n, false);
+  if (!jni_ok(jni_, "JvmsightParkedScan.parkedVirtual") || n < -1 || n > max) return std::nullopt;
+  std::optional<ParkedThreads> out = parked_results(std::max(n, 0), false);
+  if (out) out->none_alive = n < 0;
+  return out;
 }
 
 // The first n of what the pass wrote; platform: their indices too.

@@ -21,7 +21,8 @@ struct ParkedThreads {
   // The wait's queue node's identity hash: the same while the thread stays
   // in one acquisition, another in its next; 0 when the node was not found.
   std::vector<jint> token;
-  std::vector<jint> lock;  // the synchronizer's identity hash
+  std::vector<jint> lock;   // the synchronizer's identity hash
+  bool none_alive = false;  // virtual: the walk met no virtual thread at all
 };
 
 class ParkedThreadScan {

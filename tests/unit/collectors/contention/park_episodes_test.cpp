@@ -162,6 +162,10 @@ TEST(ParkPacing, LooksOftenWhileWaitsChangeAndLessWhileTheyDoNot) {
   ParkPacing p;
   using std::chrono::milliseconds;
   EXPECT_EQ(p.next(milliseconds(0), 0, false, p.min_interval), p.idle_interval);
+  // No virtual thread alive: asked less often than an idle JVM's parked threads.
+  EXPECT_GT(p.absent_interval, p.idle_interval);
+  EXPECT_EQ(p.next(milliseconds(0), 0, false, p.min_interval, false), p.absent_interval);
+  EXPECT_EQ(p.next(milliseconds(2), 0, false, p.min_interval, false), milliseconds(400));
   EXPECT_EQ(p.next(milliseconds(0), 5, true, p.max_interval), p.min_interval);
   EXPECT_EQ(p.next(milliseconds(0), 5, false, milliseconds(40)), milliseconds(80));
   EXPECT_EQ(p.next(milliseconds(0), 5, false, p.max_interval), p.max_interval);

@@ -184,13 +184,16 @@ final class JvmsightParkedScan {
     /**
      * JDK 21+: virtual threads parked on a synchronizer, at most threads.length
      * of them, into threads with their ids, tokens and lock hashes (as
-     * parked's); returns how many (0 where this JDK has no virtual threads).
+     * parked's); returns how many, or -1 when no virtual thread is alive
+     * (always, where this JDK has none).
      */
     @SuppressWarnings("deprecation") // getId: threadId() is JDK 19+
     static int parkedVirtual(Thread[] threads, long[] ids, int[] tokens, int[] lockIds) {
         Arrays.fill(threads, null); // keeps no thread of an earlier round alive
         int[] n = {0};
+        boolean[] any = {false};
         JvmsightLockScan.eachVirtualThread(t -> {
+            any[0] = true;
             if (n[0] >= threads.length) return;
             // The blocker first: a plain field read. A virtual thread's
             // getState() takes its carrier-access lock while it runs, which
@@ -207,7 +210,7 @@ final class JvmsightParkedScan {
             lockIds[n[0]] = System.identityHashCode(blocker);
             n[0]++;
         });
-        return n[0];
+        return any[0] ? n[0] : -1;
     }
 
     /**
