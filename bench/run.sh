@@ -28,7 +28,8 @@
 #               and with OTLP (bench/otlp_cost.sh; 10 min)
 #   scrape      a whole /metrics at 10,000 threads, 3 JVMs per JDK
 #               (bench/whole_scrape.sh; 3.5 min)
-#   pileup      lock pileups at 100-30,000 threads (bench/pileup.sh; ~8 min)
+#   pileup      lock pileups at 100-30,000 threads (bench/pileup.sh; ~23 min,
+#               15 of them the at-rest windows)
 #   gc          the GC pause histogram against the MXBean totals, G1, every
 #               JDK (0.5 min); plot docs/gc_histogram.png
 #   threads     thread-state collector vs ThreadMXBean (bench/thread_states.sh; ~1 min)

@@ -18,10 +18,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock-queue collector's.
  *
  * idle: nobody scrapes; the process's CPU time from /proc/self/stat over a
- * window (run with and without the agent to get what the agent adds); with
- * the agent, one scrape afterwards reads the check's own CPU counter.
+ * window soon after the pileup formed and, optionally, one at rest (run with
+ * and without the agent to get what the agent adds); with the agent, one
+ * scrape after both reads the check's own CPU counter.
  *
- * Args: scrape threads rounds portfile | idle threads seconds [portfile]
+ * Args: scrape threads rounds portfile | idle threads seconds [portfile|-] [rest_at_seconds]
  */
 public class PileupBench {
     static final Object MONITOR = new Object();
@@ -35,7 +36,8 @@ public class PileupBench {
         if (mode.equals("scrape")) {
             scrape(Integer.parseInt(args[2]), args[3]);
         } else {
-            idle(Integer.parseInt(args[2]), args.length > 3 ? args[3] : null);
+            idle(Integer.parseInt(args[2]), args.length > 3 && !args[3].equals("-") ? args[3] : null,
+                 args.length > 4 ? Integer.parseInt(args[4]) : 0);
         }
     }
 
@@ -117,19 +119,39 @@ public class PileupBench {
             median(mxCpuMs), median(scrapeCpuMs), median(mxCpuMs) / median(scrapeCpuMs));
     }
 
-    static void idle(int seconds, String portfile) throws Exception {
-        long ticks0 = cpuTicks(), t0 = System.nanoTime();
-        Thread.sleep(seconds * 1000L);
-        long ticks1 = cpuTicks(), t1 = System.nanoTime();
-        double pct = (ticks1 - ticks0) / 100.0 / ((t1 - t0) / 1e9) * 100;  // USER_HZ is 100 on Linux
+    /**
+     * Two windows of the same length: one from 3 s after the pileup formed
+     * (the agent still reacting to thousands of new waits: stacks, lock-order
+     * probes, the JIT), and, with restAt > 0, one from restAt s after that
+     * (the pileup unchanged for half a minute: the agent at rest). Nothing
+     * scrapes before both are over: a scrape starts the agent's background
+     * refreshes for the next minutes, which is not rest.
+     */
+    static void idle(int seconds, String portfile, int restAt) throws Exception {
+        long start = System.nanoTime();
+        double early = cpuPercent(seconds);
+        String rest = "";
+        if (restAt > 0) {
+            long wait = start + restAt * 1_000_000_000L - System.nanoTime();
+            if (wait > 0) Thread.sleep(wait / 1_000_000);
+            rest = String.format(" rest_cpu_pct=%.2f", cpuPercent(seconds));
+        }
         double checkCpu = -1, checks = -1;
         if (portfile != null) {
             AgentMetrics m = AgentMetrics.scrape(portfile);
             checkCpu = m.value("jvmsight_deadlock_check_cpu_seconds_total");
             checks = m.value("jvmsight_deadlock_checks_total");
         }
-        System.out.printf("RESULT live=%d cpu_pct=%.2f check_cpu_s=%.3f checks=%.0f%n",
-            ManagementFactory.getThreadMXBean().getThreadCount(), pct, checkCpu, checks);
+        System.out.printf("RESULT live=%d cpu_pct=%.2f check_cpu_s=%.3f checks=%.0f%s%n",
+            ManagementFactory.getThreadMXBean().getThreadCount(), early, checkCpu, checks, rest);
+    }
+
+    /** The process's CPU over the next `seconds`, in % of a core. */
+    static double cpuPercent(int seconds) throws Exception {
+        long ticks0 = cpuTicks(), t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        long ticks1 = cpuTicks(), t1 = System.nanoTime();
+        return (ticks1 - ticks0) / 100.0 / ((t1 - t0) / 1e9) * 100;  // USER_HZ is 100 on Linux
     }
 
     /** utime + stime of this process, in clock ticks. */
