@@ -18,10 +18,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * measures itself. monitor (the mutex profile's fixture): slowSite's
  * threads queue for a monitor held ~2 ms at a time (long, rare waits),
  * fastSite's for one held ~20 us (short, frequent waits). juc (the block
- * profile's): fair ReentrantLocks held 60 ms at slowSite and 15 ms at
- * fastSite, so each acquisition waits tens of milliseconds behind the
- * others (waits as a service sees them, and longer than the block
- * sampler's interval); meanwhile idle pool workers wait on their queue and
+ * profile's): fair ReentrantLocks held 100 ms at slowSite and 40 ms at
+ * fastSite, so each acquisition waits 200 and 120 ms behind the others
+ * (waits as a service sees them, and longer than the block sampler's
+ * interval even where its rounds cost several times more, as under ASan
+ * on a slow host, which spaced them past 100 ms); meanwhile idle pool workers wait on their queue and
  * a thread waits on a Condition, which the block profile must leave out.
  * Each acquisition is timed with nanoTime around it, summed per site;
  * waits are the acquisitions that took over 5 us (an uncontended one takes
@@ -66,7 +67,7 @@ public class WaitSplit {
             slowLock.lock();
             try {
                 count(System.nanoTime() - t0, slowNs, slowWaits);
-                Thread.sleep(60);
+                Thread.sleep(100);
             } finally {
                 slowLock.unlock();
             }
@@ -84,7 +85,7 @@ public class WaitSplit {
             fastLock.lock();
             try {
                 count(System.nanoTime() - t0, fastNs, fastWaits);
-                Thread.sleep(15);
+                Thread.sleep(40);
             } finally {
                 fastLock.unlock();
             }

@@ -1,7 +1,7 @@
 // The block profile (/debug/pprof/block: threads parked on j.u.c. locks) as
 // Go's own reader sees it (go tool pprof -raw), against a fixture that times
 // its own waits at two call sites on fair ReentrantLocks (WaitSplit juc:
-// nanoTime around each acquisition; waits of 45 ms and 120 ms, longer than
+// nanoTime around each acquisition; waits of 120 ms and 200 ms, longer than
 // the sampler's interval, which is what this checks: see PROFILES.md on
 // shorter waits), on platform threads on every JDK and virtual threads on
 // 21+; idle pool workers and a Condition waiter in the same JVM never show;
