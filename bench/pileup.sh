@@ -86,7 +86,7 @@ for jdk in $(bench_jdks); do
     run "$jdk" none idle "$IDLE_AT" "$IDLE" - "$REST_AT" >>"$work/none"
     run "$jdk" agent idle "$IDLE_AT" "$IDLE" "$work/port" "$REST_AT" >>"$work/with"
   done
-  python3 - "$work/none" "$work/with" "$name" "$IDLE" "$REST_AT" >>"$idle_md" <<'PY'
+  python3 - "$work/none" "$work/with" "$name" >>"$idle_md" <<'PY'
 import statistics, sys
 rows = lambda f: [dict(x.split("=") for x in l.split()) for l in open(f) if l.strip()]
 none, with_, name = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3]

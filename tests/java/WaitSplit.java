@@ -22,8 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * fastSite, so each acquisition waits 200 and 120 ms behind the others
  * (waits as a service sees them, and longer than the block sampler's
  * interval even where its rounds cost several times more, as under ASan
- * on a slow host, which spaced them past 100 ms); meanwhile idle pool workers wait on their queue and
- * a thread waits on a Condition, which the block profile must leave out.
+ * on a slow host, which spaced them past 100 ms); meanwhile idle pool
+ * workers wait on their queue and a thread waits on a Condition, which
+ * the block profile must leave out.
  * Each acquisition is timed with nanoTime around it, summed per site;
  * waits are the acquisitions that took over 5 us (an uncontended one takes
  * well under 1 us), and, with monitors on platform threads, also the JVM's
