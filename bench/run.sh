@@ -15,7 +15,7 @@
 #               side (OVERHEAD_ROUNDS=10 rounds of stress: ~2 min per JDK)
 #   profiles    the mutex profile's cost: stress throughput with profiles on
 #               (the default) over profiles off, async-profiler's lock mode
-#               beside it, every JDK (PROFILES_ROUNDS=10: ~2.5 min per JDK),
+#               beside it, every JDK (PROFILES_ROUNDS=10: ~4 min per JDK),
 #               and RSS at 10,000 distinct stacks on JDK 17 (~9 min;
 #               PROFILES_MEMORY=off leaves it out)
 #   toggle      what turning the contention events off and on costs at 100
@@ -43,7 +43,7 @@
 #               defaults, JDK 21 and 25, 7 rounds (bench/vt_overhead.sh;
 #               ~35 min, estimated; CONFIGS= as vt_overhead.sh takes it, e.g.
 #               every option and the capability alone: about 100 min)
-# All parts: about 110 minutes (not timed end to end yet). CONTENTION="stress:10
+# All parts: about 200 minutes (docs/BENCHMARKS.md; not timed end to end). CONTENTION="stress:10
 # mixed:3" sets the contention workloads and their rounds (e.g.
 # CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
