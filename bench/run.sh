@@ -43,9 +43,9 @@
 #               defaults, JDK 21 and 25, 7 rounds (bench/vt_overhead.sh;
 #               ~35 min, estimated; CONFIGS= as vt_overhead.sh takes it, e.g.
 #               every option and the capability alone: about 100 min)
-# All parts: about 200 minutes (docs/BENCHMARKS.md; not timed end to end). CONTENTION="stress:10
-# mixed:3" sets the contention workloads and their rounds (e.g.
-# CONTENTION="stress:3" for about 5 minutes).
+# All parts: about 175 minutes (the parts above summed; not timed end to
+# end). CONTENTION="stress:10 mixed:3" sets the contention workloads and
+# their rounds (e.g. CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
 CONTENTION=${CONTENTION:-stress:10 mixed:3}
 all_parts=(contention overhead profiles toggle attribution deadlock memory gc scrape pileup threads pools exit http vthreads)
