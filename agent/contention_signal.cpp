@@ -36,6 +36,7 @@ void ContentionSignal::schedule(AgentThread& thread) {
     if (wait_spans_) wait_spans_->drain();
     // Named within a slice of a stack's first wait: before its classes can unload.
     if (mutex_profile_) mutex_profile_->name_new();
+    if (monitor_stacks_) monitor_stacks_->pace(!duty_cycle_ || duty_cycle_->events_on(), recorder_.duty_shift());
   });
 }
 

@@ -69,18 +69,24 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(raw));
 }
 
-// The mutex profile: the waiting thread's own stack (a JVM TI call that
-// allocates nothing, into this frame) is interned while it is about to block
-// anyway, never at Entered; its id waits in the profile environment's
+// The mutex profile: at one entry in 2^walk_shift, drawn at random, the
+// waiting thread's own stack (a JVM TI call that allocates nothing, into
+// this frame) is interned while it is about to block anyway, never at
+// Entered; its id (or not_walked) waits in the profile environment's
 // thread-local word, a word of its own beside the stamp.
-void note_waiting_stack(jvmtiEnv* jvmti) {
-  jvmtiFrameInfo frames[StackTable::max_depth];
-  jint depth = 0;
-  // A thread JVM TI gives no stack for (one exiting, on JDK 25) waits with
-  // no Java frame, as one whose stack is empty.
-  if (jvmti->GetStackTrace(nullptr, 0, StackTable::max_depth, frames, &depth) != JVMTI_ERROR_NONE) depth = 0;
-  const uint32_t id = sinks.monitor_stacks->table().intern(frames, static_cast<uint32_t>(depth));
-  sinks.profile_env->SetThreadLocalStorage(nullptr, as_storage(id));
+void note_waiting_stack(jvmtiEnv* jvmti, jthread thread) {
+  MonitorStackRecorder& stacks = *sinks.monitor_stacks;
+  uint64_t word = MonitorStackRecorder::not_walked;
+  const uint32_t shift = stacks.walk_shift();
+  if (stacks.draw_walk(wait_random(monotonic_ns(), reinterpret_cast<uintptr_t>(thread)), shift)) {
+    jvmtiFrameInfo frames[StackTable::max_depth];
+    jint depth = 0;
+    // A thread JVM TI gives no stack for (one exiting, on JDK 25) waits with
+    // no Java frame, as one whose stack is empty.
+    if (jvmti->GetStackTrace(nullptr, 0, StackTable::max_depth, frames, &depth) != JVMTI_ERROR_NONE) depth = 0;
+    word = MonitorStackRecorder::walked(stacks.table().intern(frames, static_cast<uint32_t>(depth)), shift);
+  }
+  sinks.profile_env->SetThreadLocalStorage(nullptr, as_storage(word));
 }
 
 // At Entered, inside the critical section: the sampling decision from the
@@ -90,14 +96,14 @@ void keep_waiting_stack(uint64_t waited, uint64_t now, uint64_t stamp, uint32_t 
   MonitorStackRecorder& stacks = *sinks.monitor_stacks;
   const KeptWait kept = sample_wait(waited, stacks.rate_ns(), wait_random(now, stamp), duty_shift);
   if (!kept.kept) return;
-  void* id = nullptr;
-  if (sinks.profile_env->GetThreadLocalStorage(nullptr, &id) != JVMTI_ERROR_NONE) return;
-  stacks.keep(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(id)), kept);
+  void* word = nullptr;
+  if (sinks.profile_env->GetThreadLocalStorage(nullptr, &word) != JVMTI_ERROR_NONE) return;
+  stacks.keep(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(word)), kept);
 }
 
-void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject object) {
+void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread thread, jobject object) {
   MonitorContentionRecorder& recorder = *sinks.contention;
-  if (sinks.monitor_stacks != nullptr) note_waiting_stack(jvmti);
+  if (sinks.monitor_stacks != nullptr) note_waiting_stack(jvmti, thread);
   recorder.note_blocking();
   const uint64_t now = monotonic_ns();
   jint hash = 0;

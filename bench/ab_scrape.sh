@@ -7,12 +7,15 @@
 # scrapes; the table gives the median of the runs per build and the ratio
 # B/A. "scrape CPU" is the CPU time of the agent's threads during one
 # /metrics response, what a scrape costs the JVM. Prints a markdown table;
-# writes nothing.
-# Usage: bench/ab_scrape.sh A_AGENT B_AGENT [pairs=5] [threads=10000] [rounds=15] [jdk...]
+# writes nothing. An agent is a library, and options after a comma: one
+# build with two settings compares the settings.
+# Usage: bench/ab_scrape.sh A_AGENT[,options] B_AGENT[,options] [pairs=5] [threads=10000] [rounds=15] [jdk...]
 # e.g.   bench/ab_scrape.sh ../base/build/agent/libjvmsight.so build/agent/libjvmsight.so
+#        bench/ab_scrape.sh build/agent/libjvmsight.so,profiles=off build/agent/libjvmsight.so
 source "$(dirname "$0")/common.sh"
-A=$(readlink -f "$1")
-B=$(readlink -f "$2")
+spec() { echo "$(readlink -f "${1%%,*}")$([[ $1 == *,* ]] && echo ",${1#*,}")"; }
+A=$(spec "$1")
+B=$(spec "$2")
 PAIRS=${3:-5}
 THREADS=${4:-10000}
 ROUNDS=${5:-15}
@@ -30,7 +33,9 @@ run() {  # run JDK AGENT BENCH: appends the RESULT line's key=value pairs to wor
     whole) args=(WholeScrapeBench "$THREADS" "$ROUNDS" "$work/port") ;;
     pileup) args=(-XX:+UseSerialGC -Xmx512m PileupBench scrape "$THREADS" "$ROUNDS" "$work/port") ;;
   esac
-  "$jdk/bin/java" -Xss256k "-agentpath:$agent=port=0,host=127.0.0.1,portfile=$work/port,log=warn" \
+  local opts=""
+  [[ $agent == *,* ]] && opts=",${agent#*,}"
+  "$jdk/bin/java" -Xss256k "-agentpath:${agent%%,*}=port=0,host=127.0.0.1,portfile=$work/port,log=warn$opts" \
     -cp "$CLASSES" "${args[@]}" 2>"$work/err" | sed -n 's/^RESULT //p' >>"$work/$bench.$tag" ||
     echo "$(basename "$jdk") $bench $tag failed: $(tail -1 "$work/err")" >&2
 }

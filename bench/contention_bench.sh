@@ -17,8 +17,9 @@
 #   configs:  which runs, default "none floor agent jfr-default jfr asprof";
 #             also agent-exact (contention_sampling=off: events always on,
 #             every entry timed), agent-nocheck (deadlock_check_ms=0: no
-#             background deadlock check) and agent-noprofile (profiles=off:
-#             no stacks taken for /debug/pprof/mutex)
+#             background deadlock check), agent-noprofile (profiles=off:
+#             no stacks taken for /debug/pprof/mutex) and agent-b (another
+#             build with its defaults, JVMSIGHT_AGENT_B: e.g. a baseline)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 java_home=${1:-/usr/lib/jvm/java-17-openjdk-amd64}
@@ -27,9 +28,9 @@ workload=${3:-mixed}
 read -r -a configs <<< "${4:-none floor agent jfr-default jfr asprof}"
 for c in "${configs[@]}"; do
   case $c in
-    none|floor|agent|agent-exact|agent-nocheck|agent-noprofile|jfr|jfr-default|asprof) ;;
-    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck, agent-noprofile, jfr, jfr-default" \
-            "or asprof)" >&2
+    none|floor|agent|agent-exact|agent-nocheck|agent-noprofile|agent-b|jfr|jfr-default|asprof) ;;
+    *) echo "unknown config '$c' (none, floor, agent, agent-exact, agent-nocheck, agent-noprofile, agent-b, jfr," \
+            "jfr-default or asprof)" >&2
        exit 2 ;;
   esac
 done
@@ -42,7 +43,9 @@ fi
 [[ " ${configs[*]} " == *" none "* ]] || { echo "configs must include none: ratios are to it" >&2; exit 2; }
 agent=${JVMSIGHT_AGENT:-$here/../build/agent/libjvmsight.so}
 floor=${JVMSIGHT_FLOOR_AGENT:-$here/../build/bench/libmonitor_events_floor.so}
-for lib in "$agent" "$floor"; do
+agent_b=${JVMSIGHT_AGENT_B:-}
+[[ " ${configs[*]} " != *" agent-b "* ]] || [ -n "$agent_b" ] || { echo "agent-b needs JVMSIGHT_AGENT_B" >&2; exit 2; }
+for lib in "$agent" "$floor" ${agent_b:+"$agent_b"}; do
   [ -f "$lib" ] || { echo "build first: cmake -S . -B build && make -C build (no $lib)" >&2; exit 1; }
 done
 case $workload in
@@ -66,6 +69,7 @@ run() {
              "${args[@]}" 2>/dev/null ;;
     agent-noprofile) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,profiles=off" \
              "${args[@]}" 2>/dev/null ;;
+    agent-b) "$java_home/bin/java" -cp "$work" "-agentpath:$agent_b=port=0,host=127.0.0.1" "${args[@]}" 2>/dev/null ;;
     jfr)   "$java_home/bin/java" -cp "$work" \
              "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" 2>/dev/null ;;
     jfr-default) "$java_home/bin/java" -cp "$work" \

@@ -15,12 +15,15 @@
 # only), writes docs/pileup_scrape.tsv and, with Debian's matplotlib,
 # docs/pileup_scrape.png. JVMSIGHT_AGENT overrides the agent (e.g. an older build);
 # AGENT_OPTS adds agent options (e.g. profiles=off: the block profile's
-# sampler, on by default, is then not running); JDKS="25 21" keeps those
-# JDKs (bench/common.sh).
+# sampler, on by default, is then not running); AGENT_OPTS_B adds a third
+# JVM to each idle run, the agent with those options instead, so two
+# settings compare side by side (e.g. AGENT_OPTS_B=profiles=off; the
+# counts "" to skip the scrape part); JDKS="25 21" keeps those JDKs
+# (bench/common.sh).
 # Usage: bench/pileup.sh ["100 1000 10000 30000"] [runs=3] [rounds=10] [idle_seconds=10]
 source "$(dirname "$0")/common.sh"
 AGENT=${JVMSIGHT_AGENT:-$AGENT}
-COUNTS=${1:-100 1000 10000 30000}
+COUNTS=${1-100 1000 10000 30000}  # "": no scrape part
 RUNS=${2:-3}
 ROUNDS=${3:-10}
 IDLE=${4:-10}
@@ -36,6 +39,7 @@ run() {  # run JDK [agent|none] ARGS...: prints the RESULT line's key=value pair
   local agent=()
   rm -f "$work/port"
   [ "$with" = agent ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn${AGENT_OPTS:+,$AGENT_OPTS}")
+  [ "$with" = agent_b ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn,$AGENT_OPTS_B")
   "$jdk/bin/java" "${JAVA_OPTS[@]}" "${agent[@]}" -cp "$CLASSES" PileupBench "$@" 2>"$work/err" |
     sed -n 's/^RESULT //p' || true
 }
@@ -59,8 +63,14 @@ echo -e "jdk\tthreads\tgetthreadinfo_ms\thttp_ms\tagent_ms\tlock_queue_ms\tgetth
     "each; the check's own counter \`jvmsight_deadlock_check_cpu_seconds_total\` over the whole run (scraped once, after" \
     "both windows: a scrape starts the agent's background refreshes)."
   echo
-  echo "| JDK | early: no agent (% of a core) | agent | added (points) | at rest: no agent (% of a core) | agent | added (points) | check CPU per check (ms) | check CPU (% of a core) |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  b_head="" b_rule=""
+  if [ -n "${AGENT_OPTS_B:-}" ]; then
+    echo "Beside the agent, in the same rotation: the agent with \`$AGENT_OPTS_B\` (B)."
+    echo
+    b_head=" at rest: B | added by B (points) |" b_rule="---|---|"
+  fi
+  echo "| JDK | early: no agent (% of a core) | agent | added (points) | at rest: no agent (% of a core) | agent | added (points) | check CPU per check (ms) | check CPU (% of a core) |$b_head"
+  echo "|---|---|---|---|---|---|---|---|---|$b_rule"
 } >"$idle_md"
 for jdk in $(bench_jdks); do
   name=$(basename "$jdk")
@@ -82,20 +92,26 @@ for jdk in $(bench_jdks); do
   done
   : >"$work/none"
   : >"$work/with"
+  : >"$work/with_b"
   for r in $(seq 1 "$RUNS"); do
     run "$jdk" none idle "$IDLE_AT" "$IDLE" - "$REST_AT" >>"$work/none"
     run "$jdk" agent idle "$IDLE_AT" "$IDLE" "$work/port" "$REST_AT" >>"$work/with"
+    [ -z "${AGENT_OPTS_B:-}" ] || run "$jdk" agent_b idle "$IDLE_AT" "$IDLE" "$work/port" "$REST_AT" >>"$work/with_b"
   done
-  python3 - "$work/none" "$work/with" "$name" >>"$idle_md" <<'PY'
+  python3 - "$work/none" "$work/with" "$name" "$work/with_b" >>"$idle_md" <<'PY'
 import statistics, sys
 rows = lambda f: [dict(x.split("=") for x in l.split()) for l in open(f) if l.strip()]
-none, with_, name = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3]
+none, with_, name, with_b = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3], rows(sys.argv[4])
 if not none or not with_:
     print(f"| {name} | failed | | | | | | | |"); sys.exit()
 med = lambda rs, k: statistics.median(float(r[k]) for r in rs) if all(k in r for r in rs) else float("nan")
 a, b, ra, rb = med(none, "cpu_pct"), med(with_, "cpu_pct"), med(none, "rest_cpu_pct"), med(with_, "rest_cpu_pct")
 per = statistics.median(float(r["check_cpu_s"]) / float(r["checks"]) * 1e3 for r in with_)
-print(f"| {name} | {a:.2f} | {b:.2f} | {b - a:+.2f} | {ra:.2f} | {rb:.2f} | {rb - ra:+.2f} | {per:.3f} | {per / 500 * 100:.2f} |")
+b_cells = ""
+if with_b:
+    rbb = med(with_b, "rest_cpu_pct")
+    b_cells = f" {rbb:.2f} | {rbb - ra:+.2f} |"
+print(f"| {name} | {a:.2f} | {b:.2f} | {b - a:+.2f} | {ra:.2f} | {rb:.2f} | {rb - ra:+.2f} | {per:.3f} | {per / 500 * 100:.2f} |{b_cells}")
 PY
   tail -1 "$idle_md"
 done

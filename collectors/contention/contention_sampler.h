@@ -1,9 +1,10 @@
 #pragma once
-// How much of the time the monitor contention events stay on. Each event
+// How much of a rate to thin, as a power of two. Each contention event
 // costs little at normal rates, but at 100,000 contended entries a second
 // HotSpot's own event posting alone costs a few percent of throughput
 // (docs/BENCHMARKS.md). Above a bound, ContentionDutyCycle turns the events
-// on for one slice of time in 2^k; this picks k from the rate.
+// on for one slice of time in 2^k, and the mutex profile walks the stack at
+// one event in 2^k (MonitorStackRecorder); this picks k from the rate.
 #include <cstdint>
 
 namespace jvmsight {
@@ -14,7 +15,9 @@ class ContentionSampler {
   static constexpr uint32_t max_shift = 5;
 
   // max_timed_per_second: 0 = events always on, whatever the rate.
-  explicit ContentionSampler(uint32_t max_timed_per_second) : max_(max_timed_per_second) {}
+  // highest: the largest k it picks.
+  explicit ContentionSampler(uint32_t max_timed_per_second, uint32_t highest = max_shift)
+      : max_(max_timed_per_second), highest_(highest) {}
 
   // The next shift k, given the contended entries seen over `seconds`
   // while the shift was `current` (all of them: the JVM's own count while
@@ -25,6 +28,7 @@ class ContentionSampler {
 
  private:
   uint32_t max_;
+  uint32_t highest_;
 };
 
 }  // namespace jvmsight
