@@ -13,11 +13,10 @@
 // events still fire thousands of times a second while duty cycled (about
 // 4,000 a second in the contention stress bench; 100,000 with
 // contention_sampling=off). So the agent thread keeps the walks under
-// walks_per_second:
-// at one entry in 2^walk_shift, drawn at random, independent of how long
-// the wait will be, and a kept wait then stands for 2^walk_shift as much.
-// The estimate stays unbiased; only its spread grows, and only above that
-// rate.
+// walks_per_second: at one entry in 2^walk_shift, drawn at random,
+// independent of how long the wait will be, and a kept wait then stands
+// for 2^walk_shift as much. The estimate stays unbiased; only its spread
+// grows, and only above that rate.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -97,7 +96,8 @@ class MonitorStackRecorder {
   StackTable table_;
   const uint64_t rate_ns_;
   std::atomic<uint64_t> samples_{0};
-  // Read at every Enter, written once a second: a line of their own.
+  // The shift is read at every Enter and written a few times a second,
+  // the count at each walk: a line of their own, apart from the table's.
   alignas(64) std::atomic<uint32_t> walk_shift_{0};
   std::atomic<uint64_t> walks_{0};
   const ContentionSampler pacing_{walks_per_second, max_walk_shift};
