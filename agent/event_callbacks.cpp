@@ -78,7 +78,9 @@ void note_waiting_stack(jvmtiEnv* jvmti, jthread thread) {
   MonitorStackRecorder& stacks = *sinks.monitor_stacks;
   uint64_t word = MonitorStackRecorder::not_walked;
   const uint32_t shift = stacks.walk_shift();
-  if (stacks.draw_walk(wait_random(monotonic_ns(), reinterpret_cast<uintptr_t>(thread)), shift)) {
+  // Below the rate (shift 0) every entry is walked: no draw, no clock read.
+  const uint64_t random = shift == 0 ? 0 : wait_random(monotonic_ns(), reinterpret_cast<uintptr_t>(thread));
+  if (stacks.draw_walk(random, shift)) {
     jvmtiFrameInfo frames[StackTable::max_depth];
     jint depth = 0;
     // A thread JVM TI gives no stack for (one exiting, on JDK 25) waits with

@@ -33,13 +33,13 @@ compile_bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 JAVA_OPTS=(-Xss256k -XX:+UseSerialGC -Xmx512m)
-run() {  # run JDK [agent|none] ARGS...: prints the RESULT line's key=value pairs
+run() {  # run JDK [agent|agent_b|none] ARGS...: prints the RESULT line's key=value pairs
   local jdk=$1 with=$2
   shift 2
-  local agent=()
+  local agent=() opts=${AGENT_OPTS:-}
   rm -f "$work/port"
-  [ "$with" = agent ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn${AGENT_OPTS:+,$AGENT_OPTS}")
-  [ "$with" = agent_b ] && agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn,$AGENT_OPTS_B")
+  [ "$with" = agent_b ] && opts=$AGENT_OPTS_B
+  [ "$with" = none ] || agent=("-agentpath:$AGENT=port=0,host=127.0.0.1,portfile=$work/port,log=warn${opts:+,$opts}")
   "$jdk/bin/java" "${JAVA_OPTS[@]}" "${agent[@]}" -cp "$CLASSES" PileupBench "$@" 2>"$work/err" |
     sed -n 's/^RESULT //p' || true
 }

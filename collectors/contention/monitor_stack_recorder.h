@@ -81,9 +81,10 @@ class MonitorStackRecorder {
   // cost a second.
   static constexpr std::chrono::milliseconds pace_window{250};
   void pace(bool events_on, uint32_t duty_shift, Clock::time_point now = Clock::now()) {
+    if (rate_ns_ == 0) return;
     if (on_since_ != Clock::time_point{}) on_time_ += now - on_since_;
     on_since_ = events_on ? now : Clock::time_point{};
-    if (on_time_ < pace_window || rate_ns_ == 0) return;
+    if (on_time_ < pace_window) return;
     const double seconds = std::chrono::duration<double>(on_time_).count();
     const uint32_t shift = walk_shift();
     const uint64_t walks = walks_.exchange(0, std::memory_order_relaxed);
