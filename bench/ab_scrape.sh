@@ -10,6 +10,7 @@
 # writes nothing. An agent is a library, and options after a comma: one
 # build with two settings compares the settings.
 # Usage: bench/ab_scrape.sh A_AGENT[,options] B_AGENT[,options] [pairs=5] [threads=10000] [rounds=15] [jdk...]
+# BENCHES="whole" runs one of the two benches (default "whole pileup").
 # e.g.   bench/ab_scrape.sh ../base/build/agent/libjvmsight.so build/agent/libjvmsight.so
 #        bench/ab_scrape.sh build/agent/libjvmsight.so,profiles=off build/agent/libjvmsight.so
 source "$(dirname "$0")/common.sh"
@@ -19,6 +20,7 @@ B=$(spec "$2")
 PAIRS=${3:-5}
 THREADS=${4:-10000}
 ROUNDS=${5:-15}
+BENCHES=${BENCHES:-whole pileup}
 shift $(($# < 5 ? $# : 5))
 JDKS=("$@")
 [ ${#JDKS[@]} -gt 0 ] || mapfile -t JDKS < <(bench_jdks)
@@ -49,11 +51,11 @@ for jdk in "${JDKS[@]}"; do
   for p in $(seq 1 "$PAIRS"); do
     order=("$A" "$B")
     [ $((p % 2)) -eq 0 ] && order=("$B" "$A")
-    for bench in whole pileup; do
+    for bench in $BENCHES; do
       for agent in "${order[@]}"; do run "$jdk" "$agent" "$bench"; done
     done
   done
-  for bench in whole pileup; do
+  for bench in $BENCHES; do
     [ -s "$work/$bench.a" ] && [ -s "$work/$bench.b" ] || continue
     key=scrape_ms
     [ "$bench" = pileup ] && key=agent_ms
