@@ -21,6 +21,9 @@ PAIRS=${3:-5}
 THREADS=${4:-10000}
 ROUNDS=${5:-15}
 BENCHES=${BENCHES:-whole pileup}
+for bench in $BENCHES; do
+  case $bench in whole | pileup) ;; *) echo "BENCHES: whole and/or pileup, not '$bench'" >&2; exit 2 ;; esac
+done
 shift $(($# < 5 ? $# : 5))
 JDKS=("$@")
 [ ${#JDKS[@]} -gt 0 ] || mapfile -t JDKS < <(bench_jdks)
