@@ -69,24 +69,26 @@ uint64_t read_stamp(jvmtiEnv* jvmti) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(raw));
 }
 
-// The mutex profile: at one entry in 2^walk_shift, drawn at random, the
-// waiting thread's own stack (a JVM TI call that allocates nothing, into
+// The mutex profile: for the entries MonitorStackRecorder::walk_at picks,
+// the waiting thread's own stack (a JVM TI call that allocates nothing, into
 // this frame) is interned while it is about to block anyway, never at
 // Entered; its id (or not_walked) waits in the profile environment's
 // thread-local word, a word of its own beside the stamp.
-void note_waiting_stack(jvmtiEnv* jvmti, jthread thread) {
+void note_waiting_stack(jvmtiEnv* jvmti, jthread thread, uint32_t lock_slot) {
   MonitorStackRecorder& stacks = *sinks.monitor_stacks;
   uint64_t word = MonitorStackRecorder::not_walked;
   const uint32_t shift = stacks.walk_shift();
   // Below the rate (shift 0) every entry is walked: no draw, no clock read.
   const uint64_t random = shift == 0 ? 0 : wait_random(monotonic_ns(), reinterpret_cast<uintptr_t>(thread));
-  if (stacks.draw_walk(random, shift)) {
+  const int32_t walked_at = stacks.walk_at(shift, lock_slot, random);
+  if (walked_at >= 0) {
     jvmtiFrameInfo frames[StackTable::max_depth];
     jint depth = 0;
     // A thread JVM TI gives no stack for (one exiting, on JDK 25) waits with
     // no Java frame, as one whose stack is empty.
     if (jvmti->GetStackTrace(nullptr, 0, StackTable::max_depth, frames, &depth) != JVMTI_ERROR_NONE) depth = 0;
-    word = MonitorStackRecorder::walked(stacks.table().intern(frames, static_cast<uint32_t>(depth)), shift);
+    const uint32_t id = stacks.table().intern(frames, static_cast<uint32_t>(depth));
+    word = MonitorStackRecorder::walked(id, static_cast<uint32_t>(walked_at));
   }
   sinks.profile_env->SetThreadLocalStorage(nullptr, as_storage(word));
 }
@@ -94,9 +96,9 @@ void note_waiting_stack(jvmtiEnv* jvmti, jthread thread) {
 // At Entered, inside the critical section: the sampling decision from the
 // wait's length, and only for a kept wait one more thread-local read and
 // two counters.
-void keep_waiting_stack(uint64_t waited, uint64_t now, uint64_t stamp, uint32_t duty_shift) {
+void keep_waiting_stack(uint64_t waited, uint64_t now, uint64_t stamp) {
   MonitorStackRecorder& stacks = *sinks.monitor_stacks;
-  const KeptWait kept = sample_wait(waited, stacks.rate_ns(), wait_random(now, stamp), duty_shift);
+  const KeptWait kept = sample_wait(waited, stacks.rate_ns(), wait_random(now, stamp));
   if (!kept.kept) return;
   void* word = nullptr;
   if (sinks.profile_env->GetThreadLocalStorage(nullptr, &word) != JVMTI_ERROR_NONE) return;
@@ -104,16 +106,18 @@ void keep_waiting_stack(uint64_t waited, uint64_t now, uint64_t stamp, uint32_t 
 }
 
 void JNICALL on_monitor_contended_enter(jvmtiEnv* jvmti, JNIEnv*, jthread thread, jobject object) {
-  MonitorContentionRecorder& recorder = *sinks.contention;
-  if (sinks.monitor_stacks != nullptr) note_waiting_stack(jvmti, thread);
-  recorder.note_blocking();
+  // The wait starts now, as the JVM's own BLOCKED time does: what the
+  // callback costs the thread is part of it.
   const uint64_t now = monotonic_ns();
+  MonitorContentionRecorder& recorder = *sinks.contention;
+  recorder.note_blocking();
   jint hash = 0;
   jvmti->GetObjectHashCode(object, &hash);
   auto slot = recorder.slot_of(hash);
   // Once per lock object (its first contention), tag it so the agent thread
   // can find its class; every later event on it touches atomics only.
   if (slot.claimed && sinks.tag_locks) jvmti->SetTag(object, lock_tag(hash));
+  if (sinks.monitor_stacks != nullptr) note_waiting_stack(jvmti, thread, slot.index);
   jvmti->SetThreadLocalStorage(nullptr, as_storage(ThreadStamp::enter(now, slot.index)));
 }
 
@@ -129,7 +133,7 @@ void JNICALL on_monitor_contended_entered(jvmtiEnv* jvmti, JNIEnv*, jthread thre
   }
   const uint64_t waited = ThreadStamp::since(stamp, now);
   recorder.record_contended(ThreadStamp::slot(stamp), waited);
-  if (sinks.monitor_stacks != nullptr) keep_waiting_stack(waited, now, stamp, recorder.duty_shift());
+  if (sinks.monitor_stacks != nullptr) keep_waiting_stack(waited, now, stamp);
   if (waited >= recorder.long_wait_ns()) {
     // Rare (a wait of contended_span_min_ms or more): one more non-blocking
     // call, so the agent thread can name the thread.

@@ -42,7 +42,7 @@ ContentionProfile MonitorProfile::snapshot() {
   CpuTimer timer(cpu_ns_);
   name_new_untimed();
   ContentionProfile p;
-  recorder_.table().for_each([&](uint32_t id, const jvmtiFrameInfo*, uint32_t, uint64_t weight, uint64_t delay_ns) {
+  recorder_.for_each_estimate([&](uint32_t id, const jvmtiFrameInfo*, uint32_t, uint64_t weight, uint64_t delay_ns) {
     if (weight == 0 || !named_[id]) return;
     p.stacks.push_back({id, frames_[id], rounded_waits(weight), static_cast<int64_t>(delay_ns)});
   });

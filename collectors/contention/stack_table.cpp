@@ -83,8 +83,24 @@ uint32_t StackTable::intern(const jvmtiFrameInfo* frames, uint32_t depth) {
 void StackTable::add(uint32_t id, uint64_t weight, uint64_t delay_ns) {
   if (id == no_stack) return;
   Entry& e = id == other ? other_ : entries_.get()[id - first_entry];
-  e.weight.fetch_add(weight, std::memory_order_relaxed);
-  e.delay_ns.fetch_add(delay_ns, std::memory_order_relaxed);
+  e.pending_weight.fetch_add(weight, std::memory_order_relaxed);
+  e.pending_delay_ns.fetch_add(delay_ns, std::memory_order_relaxed);
+}
+
+void StackTable::fold(Entry& e, double factor) {
+  // A callback adding between the exchange and the add lands in the next
+  // fold: nothing is lost or counted twice.
+  const auto scale = [factor](uint64_t v) { return static_cast<uint64_t>(static_cast<double>(v) * factor); };
+  e.weight.fetch_add(scale(e.pending_weight.exchange(0, std::memory_order_relaxed)), std::memory_order_relaxed);
+  e.delay_ns.fetch_add(scale(e.pending_delay_ns.exchange(0, std::memory_order_relaxed)), std::memory_order_relaxed);
+}
+
+void StackTable::fold(double factor) {
+  Entry* entries = entries_.get();
+  // Claimed entries: values may arrive before a claimer's frames are written.
+  for (uint32_t i = 0; i < capacity; ++i)
+    if (entries[i].hash.load(std::memory_order_relaxed) != 0) fold(entries[i], factor);
+  fold(other_, factor);
 }
 
 }  // namespace jvmsight

@@ -7,6 +7,12 @@
 // full a stack counts under `other` and the drop is counted. The agent
 // thread reads entries once they are complete and names their frames
 // (FrameNames): the table keeps only jmethodIDs and bytecode indexes.
+//
+// What the callbacks add is pending: the waits of the time the events were
+// on since the agent thread's last fold. fold() moves it into the totals,
+// scaled to the whole time since the last fold (the events may have been
+// off for most of it: ContentionDutyCycle); a reader scales what is still
+// pending by the time so far.
 #include <jvmti.h>
 
 #include <atomic>
@@ -32,14 +38,19 @@ class StackTable {
   // of its own: one frame whose method is null.
   uint32_t intern(const jvmtiFrameInfo* frames, uint32_t depth);
   // Hot path. weight: waits stood for, in 1/weight_one units (a sampled wait
-  // stands for several); delay_ns: the time they stand for.
+  // stands for several); delay_ns: the time they stand for. Pending until
+  // the next fold.
   static constexpr uint64_t weight_one = 1 << 16;
   void add(uint32_t id, uint64_t weight, uint64_t delay_ns);
+  // Agent thread: every entry's pending values, times factor, into its
+  // totals.
+  void fold(double factor);
 
   // Agent thread: fn(id, frames, depth, weight, delay_ns) for every complete
-  // entry, then fn(other, nullptr, 0, ...) for what the full table dropped.
+  // entry, then fn(other, nullptr, 0, ...) for what the full table dropped;
+  // the values are the totals plus pending times pending_factor.
   template <class Fn>
-  void for_each(Fn&& fn) const;
+  void for_each(Fn&& fn, double pending_factor = 1.0) const;
   // Stacks kept, and interns that found the table full.
   uint32_t kept() const { return kept_.load(std::memory_order_relaxed); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
@@ -56,11 +67,18 @@ class StackTable {
   // counters of their own, read relaxed.
   struct Entry {
     std::atomic<uint64_t> hash;
-    std::atomic<uint32_t> depth;  // 0 until the frames are written
-    uint32_t frames_at;           // where in frames_, written before depth
-    std::atomic<uint64_t> weight;
+    std::atomic<uint32_t> depth;   // 0 until the frames are written
+    uint32_t frames_at;            // where in frames_, written before depth
+    std::atomic<uint64_t> weight;  // folded totals
     std::atomic<uint64_t> delay_ns;
+    std::atomic<uint64_t> pending_weight;  // added since the last fold
+    std::atomic<uint64_t> pending_delay_ns;
   };
+  static void fold(Entry& e, double factor);
+  static uint64_t scaled(const std::atomic<uint64_t>& total, const std::atomic<uint64_t>& pending, double factor) {
+    return total.load(std::memory_order_relaxed) +
+           static_cast<uint64_t>(static_cast<double>(pending.load(std::memory_order_relaxed)) * factor);
+  }
   struct Unmap {
     size_t bytes;
     void operator()(void* memory) const;
@@ -79,16 +97,17 @@ class StackTable {
 };
 
 template <class Fn>
-void StackTable::for_each(Fn&& fn) const {
+void StackTable::for_each(Fn&& fn, double pending_factor) const {
   const Entry* entries = entries_.get();
   for (uint32_t i = 0; i < capacity; ++i) {
     const Entry& e = entries[i];
     const uint32_t depth = e.depth.load(std::memory_order_acquire);
     if (depth == 0) continue;
-    fn(i + first_entry, frames_.get() + e.frames_at, depth, e.weight.load(std::memory_order_relaxed),
-       e.delay_ns.load(std::memory_order_relaxed));
+    fn(i + first_entry, frames_.get() + e.frames_at, depth, scaled(e.weight, e.pending_weight, pending_factor),
+       scaled(e.delay_ns, e.pending_delay_ns, pending_factor));
   }
-  fn(other, nullptr, 0, other_.weight.load(std::memory_order_relaxed), other_.delay_ns.load(std::memory_order_relaxed));
+  fn(other, nullptr, 0, scaled(other_.weight, other_.pending_weight, pending_factor),
+     scaled(other_.delay_ns, other_.pending_delay_ns, pending_factor));
 }
 
 }  // namespace jvmsight

@@ -3,10 +3,9 @@
 // Go's SetBlockProfileRate rule. A wait of d is kept with probability
 // min(1, d / rate); a kept wait shorter than the rate stands for rate / d
 // waits and rate ns of waiting (the expected values of what it represents),
-// so short frequent waits and long rare ones both show, unbiased. While the
-// events are duty cycled (on one slice in 2^shift, ContentionDutyCycle),
-// what the on-slices saw stands for 2^shift as much. Pure and allocation-
-// free: it runs in MonitorContendedEntered.
+// so short frequent waits and long rare ones both show, unbiased. (What the
+// events do not see while duty cycled, MonitorStackRecorder makes up for.)
+// Pure and allocation-free: it runs in MonitorContendedEntered.
 #include <cstdint>
 
 #include "collectors/contention/stack_table.h"
@@ -20,17 +19,10 @@ struct KeptWait {
 };
 
 // random: any 64 bits, uniformly distributed (wait_random).
-constexpr KeptWait sample_wait(uint64_t wait_ns, uint64_t rate_ns, uint64_t random, uint32_t duty_shift) {
-  KeptWait k;
-  if (rate_ns == 0 || wait_ns >= rate_ns) {
-    k = {true, StackTable::weight_one, wait_ns};
-  } else {
-    if (wait_ns == 0 || random % rate_ns >= wait_ns) return k;
-    k = {true, StackTable::weight_one * rate_ns / wait_ns, rate_ns};
-  }
-  k.weight <<= duty_shift;
-  k.delay_ns <<= duty_shift;
-  return k;
+constexpr KeptWait sample_wait(uint64_t wait_ns, uint64_t rate_ns, uint64_t random) {
+  if (rate_ns == 0 || wait_ns >= rate_ns) return {true, StackTable::weight_one, wait_ns};
+  if (wait_ns == 0 || random % rate_ns >= wait_ns) return {};
+  return {true, StackTable::weight_one * rate_ns / wait_ns, rate_ns};
 }
 
 // A random draw for one wait, from what the callback has at hand: the

@@ -5,11 +5,13 @@
 // classes that unload (ContentionUnload).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 #include <thread>
 
 #include "tests/harness/agent_jvm.h"
 #include "tests/harness/go_pprof.h"
+#include "tests/harness/jfr_print.h"
 
 namespace jvmsight::test {
 namespace {
@@ -53,8 +55,18 @@ void wait_until_profiling(AgentJvm& jvm) {
   }
 }
 
+// The split is the sampling's to get right (walks thinned to a rate, each
+// lock's first entries, waits kept by length), so the events stay on: duty
+// cycled, a 4 s run is seen for a slice or two of 250 ms, a few of the
+// slow site's waits (tens of ms on a loaded machine, some cut by a phase's
+// end), and no estimate resolves a site from those. The duty cycle's own
+// scaling is MonitorStackRecorder's unit tests' (this fixture's fast site
+// swings between spinning and blocking within a run, so a slice of it
+// stands badly for the rest).
+constexpr const char* events_always_on = "contention_sampling=off";
+
 TEST_P(MutexProfile, SplitOfWaitingTimeAsTheFixtureMeasuredIt) {
-  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "platform", "4000", "go"});
+  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "platform", "4000", "go"}, events_always_on);
   ASSERT_GT(jvm.port, 0);
   wait_until_profiling(jvm);
   jvm.process->send("go");
@@ -63,18 +75,52 @@ TEST_P(MutexProfile, SplitOfWaitingTimeAsTheFixtureMeasuredIt) {
   check_split(fetch(jvm), parse_report(*line), true);
 }
 
+// On virtual threads ThreadMXBean has no blocked counts or times, and
+// nanoTime counts the spinning and the time without a carrier or a CPU
+// (on JDK 21 under load, 6 times the entries that blocked): JFR's
+// jdk.JavaMonitorEnter (threshold 0) in the same JVM is the JVM's own count
+// and time of the contended entries, by the stack's leaf. Before 24, that
+// is: a virtual thread that unmounts to wait for a monitor (JEP 491, 24+)
+// posts none (checked on Temurin 25), so there nanoTime is all there is.
+std::map<std::string, long> jfr_blocked(const Jdk& jdk, const std::string& recording) {
+  std::map<std::string, long> truth;
+  double seconds[2] = {0, 0};
+  for (const JfrEvent& e : jfr_events(jdk, recording, "jdk.JavaMonitorEnter")) {
+    for (int slow = 0; slow < 2; ++slow) {
+      if (e.top_frame.rfind(slow ? "WaitSplit.slowSite" : "WaitSplit.fastSite", 0) != 0) continue;
+      ++truth[slow ? "slow_blocked" : "fast_blocked"];
+      seconds[slow] += e.seconds;
+    }
+  }
+  truth["slow_blocked_ms"] = std::lround(seconds[1] * 1e3);
+  truth["fast_blocked_ms"] = std::lround(seconds[0] * 1e3);
+  return truth;
+}
+
 TEST_P(MutexProfileVirtual, SplitOfWaitingTimeOnVirtualThreads) {
   // A carrier for each of the seven threads on every JDK: before 24 they
   // pin; on 24+ the fast site's spinning threads would otherwise hold the
   // machine's two carriers and starve the slow site to a handful of waits.
-  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "virtual", "4000", "go"}, "",
-               {"-Djdk.virtualThreadScheduler.parallelism=8"});
+  TempDir dir;
+  const std::string recording = dir.path("monitors.jfr");
+  AgentJvm jvm(GetParam(), "WaitSplit", {"monitor", "virtual", "4000", "go"}, events_always_on,
+               {"-Djdk.virtualThreadScheduler.parallelism=8",
+                "-XX:StartFlightRecording=filename=" + recording + ",jdk.JavaMonitorEnter#threshold=0ms"});
   ASSERT_GT(jvm.port, 0);
   wait_until_profiling(jvm);
   jvm.process->send("go");
   auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
   ASSERT_TRUE(line) << jvm.process->err();
-  check_split(fetch(jvm), parse_report(*line), false);
+  GoPprof p = fetch(jvm);
+  jvm.process->send("exit");
+  ASSERT_TRUE(jvm.process->wait(std::chrono::seconds(30)));  // JFR writes the recording at exit
+  std::map<std::string, long> truth = parse_report(*line);
+  const bool jfr_sees_them = GetParam().feature < 24;
+  if (jfr_sees_them) {
+    for (const auto& [key, value] : jfr_blocked(GetParam(), recording)) truth[key] = value;
+    ASSERT_GT(truth["slow_blocked"], 0) << "no jdk.JavaMonitorEnter at the slow site";
+  }
+  check_split(p, truth, jfr_sees_them);
 }
 
 // A class that unloads while its frames are in the table never crashes the
@@ -126,12 +172,15 @@ TEST_P(MutexProfile, WaitsWithoutJavaFrames) {
 
 // ?seconds=N is the delta over the window: taken across a run that starts
 // after the first total and ends before the second, it equals their
-// difference stack by stack. JDK-independent: one JDK.
+// difference stack by stack. JDK-independent: one JDK. The events stay on:
+// duty cycled, what the last on-phase saw goes on standing for the time
+// since until the events come back on (up to 8 s), and the totals move
+// after the run.
 TEST(MutexProfileDelta, SumsToTheTotalsOverTheSameWindow) {
   // The run starts 3 s after READY and lasts 2 s; the window opens right
   // after the first total and closes 8 s later: seconds of margin at both
   // ends for a loaded machine (it failed once under load with 1.5 and 5).
-  AgentJvm jvm(system_jdks().list().front(), "WaitSplit", {"monitor", "platform", "2000", "3000"});
+  AgentJvm jvm(system_jdks().list().front(), "WaitSplit", {"monitor", "platform", "2000", "3000"}, events_always_on);
   ASSERT_GT(jvm.port, 0);
   GoPprof before = fetch(jvm);
   ASSERT_EQ(jvm.process->last_line("SPLIT "), "") << "the run ended before the window opened";

@@ -8,10 +8,10 @@
 
 #include <chrono>
 #include <map>
-#include <sstream>
 #include <thread>
 
 #include "tests/harness/http_client.h"
+#include "tests/harness/jfr_print.h"
 #include "tests/harness/prometheus_text.h"
 #include "tests/otlp/integration/pushing_jvm.h"
 
@@ -26,30 +26,12 @@ struct Pins {
   double seconds = 0;
 };
 
-// "duration = 50.3 ms" and the like, from `jfr print`.
-double jfr_seconds(const std::string& value) {
-  std::stringstream in(value);
-  double v = 0;
-  std::string unit;
-  in >> v >> unit;
-  if (unit == "ns") return v / 1e9;
-  if (unit == "us") return v / 1e6;
-  if (unit == "ms") return v / 1e3;
-  if (unit == "s") return v;
-  ADD_FAILURE() << "unknown jfr duration unit in '" << value << "'";
-  return 0;
-}
-
 // What the JDK's own jfr tool says the recording holds.
 Pins jfr_pins(const Jdk& jdk, const std::string& file) {
-  Completed c = run({jdk.tool("jfr"), "print", "--events", "jdk.VirtualThreadPinned", file});
-  EXPECT_EQ(c.exit_code, 0) << c.err;
   Pins pins;
-  std::stringstream lines(c.out);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("jdk.VirtualThreadPinned {", 0) == 0) ++pins.count;
-    const size_t at = line.find("duration = ");
-    if (at != std::string::npos) pins.seconds += jfr_seconds(line.substr(at + 11));
+  for (const JfrEvent& e : jfr_events(jdk, file, "jdk.VirtualThreadPinned")) {
+    ++pins.count;
+    pins.seconds += e.seconds;
   }
   return pins;
 }

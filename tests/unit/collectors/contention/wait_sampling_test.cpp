@@ -12,12 +12,12 @@ struct Estimate {
   double waits = 0, delay_ns = 0;
   int kept = 0;
 };
-Estimate estimate(uint64_t wait_ns, uint64_t rate_ns, int n, uint32_t shift = 0) {
+Estimate estimate(uint64_t wait_ns, uint64_t rate_ns, int n) {
   Estimate e;
   uint64_t now = 123'456'789;
   for (int i = 0; i < n; ++i) {
     now += 997 + (i % 13);  // the callback's clock moves on
-    KeptWait k = sample_wait(wait_ns, rate_ns, wait_random(now, 0x51ab), shift);
+    KeptWait k = sample_wait(wait_ns, rate_ns, wait_random(now, 0x51ab));
     if (!k.kept) continue;
     ++e.kept;
     e.waits += static_cast<double>(k.weight) / StackTable::weight_one;
@@ -48,15 +48,8 @@ TEST(WaitSampling, RateZeroKeepsEveryWaitAsItIs) {
   EXPECT_DOUBLE_EQ(e.delay_ns, 4200);
 }
 
-TEST(WaitSampling, DutyCyclingScalesWhatTheOnSlicesSaw) {
-  KeptWait k = sample_wait(2'000'000, 1'000'000, 0, 3);
-  EXPECT_TRUE(k.kept);
-  EXPECT_EQ(k.weight, 8 * StackTable::weight_one);
-  EXPECT_EQ(k.delay_ns, 16'000'000u);
-}
-
 TEST(WaitSampling, AZeroWaitIsNeverKeptBelowTheRate) {
-  for (uint64_t r = 0; r < 1000; ++r) EXPECT_FALSE(sample_wait(0, 1000, r, 0).kept);
+  for (uint64_t r = 0; r < 1000; ++r) EXPECT_FALSE(sample_wait(0, 1000, r).kept);
 }
 
 }  // namespace
