@@ -88,8 +88,12 @@ void StackTable::add(uint32_t id, uint64_t weight, uint64_t delay_ns) {
 }
 
 void StackTable::fold(Entry& e, double factor) {
-  // A callback adding between the exchange and the add lands in the next
-  // fold: nothing is lost or counted twice.
+  // Most entries have nothing pending: read before writing, so the fold
+  // leaves their lines to the callbacks. A callback adding between the
+  // exchange and the add lands in the next fold: nothing is lost or
+  // counted twice.
+  if (e.pending_weight.load(std::memory_order_relaxed) == 0 && e.pending_delay_ns.load(std::memory_order_relaxed) == 0)
+    return;
   const auto scale = [factor](uint64_t v) { return static_cast<uint64_t>(static_cast<double>(v) * factor); };
   e.weight.fetch_add(scale(e.pending_weight.exchange(0, std::memory_order_relaxed)), std::memory_order_relaxed);
   e.delay_ns.fetch_add(scale(e.pending_delay_ns.exchange(0, std::memory_order_relaxed)), std::memory_order_relaxed);

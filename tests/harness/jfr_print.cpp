@@ -7,7 +7,9 @@
 #include "tests/harness/jvm_process.h"
 
 namespace jvmsight::test {
+namespace {
 
+// "50.3 ms" and the like: a duration as `jfr print` writes it.
 double jfr_seconds(const std::string& value) {
   std::stringstream in(value);
   double v = 0;
@@ -20,6 +22,8 @@ double jfr_seconds(const std::string& value) {
   ADD_FAILURE() << "unknown jfr duration unit in '" << value << "'";
   return 0;
 }
+
+}  // namespace
 
 std::vector<JfrEvent> jfr_events(const Jdk& jdk, const std::string& file, const std::string& type) {
   Completed c = run({jdk.tool("jfr"), "print", "--events", type, file});

@@ -14,9 +14,6 @@ struct JfrEvent {
   std::string top_frame;  // "WaitSplit.fastSite(boolean)": the leaf of its stack trace, if any
 };
 
-// "50.3 ms" and the like: a duration as `jfr print` writes it.
-double jfr_seconds(const std::string& value);
-
 // The events of one type (jdk.JavaMonitorEnter) in a recording, read with
 // the JDK's jfr tool; a gtest failure if it cannot read it.
 std::vector<JfrEvent> jfr_events(const Jdk& jdk, const std::string& file, const std::string& type);

@@ -84,16 +84,15 @@ TEST_P(MutexProfile, SplitOfWaitingTimeAsTheFixtureMeasuredIt) {
 // posts none (checked on Temurin 25), so there nanoTime is all there is.
 std::map<std::string, long> jfr_blocked(const Jdk& jdk, const std::string& recording) {
   std::map<std::string, long> truth;
-  double seconds[2] = {0, 0};
+  std::map<std::string, double> seconds;
   for (const JfrEvent& e : jfr_events(jdk, recording, "jdk.JavaMonitorEnter")) {
-    for (int slow = 0; slow < 2; ++slow) {
-      if (e.top_frame.rfind(slow ? "WaitSplit.slowSite" : "WaitSplit.fastSite", 0) != 0) continue;
-      ++truth[slow ? "slow_blocked" : "fast_blocked"];
-      seconds[slow] += e.seconds;
+    for (const std::string site : {"slow", "fast"}) {
+      if (e.top_frame.rfind("WaitSplit." + site + "Site", 0) != 0) continue;
+      ++truth[site + "_blocked"];
+      seconds[site] += e.seconds;
     }
   }
-  truth["slow_blocked_ms"] = std::lround(seconds[1] * 1e3);
-  truth["fast_blocked_ms"] = std::lround(seconds[0] * 1e3);
+  for (const std::string site : {"slow", "fast"}) truth[site + "_blocked_ms"] = std::lround(seconds[site] * 1e3);
   return truth;
 }
 
