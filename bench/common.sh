@@ -16,6 +16,13 @@ bench_jdks() {
   local seen="" home real
   for home in /usr/lib/jvm/* "$BUILD"/jdk-roots/host/usr/lib/jvm/* "$BUILD"/jdk-roots/bin/jdk*; do
     [ -x "$home/bin/jcmd" ] || continue
+    # The wrappers name their root by absolute path: ones written for
+    # another clone would run that clone's agent, or none.
+    if [[ $home == "$BUILD"/jdk-roots/bin/* ]] && ! grep -qF "$BUILD/jdk-roots/" "$home/bin/java"; then
+      echo "bench: $home/bin/java was written for another build directory; rewrite it:" \
+        "$BUILD/tests/integration_tests --gtest_filter=-*" >&2
+      continue
+    fi
     real=$(readlink -f "$home/bin/java")
     case " $seen " in *" $real "*) continue ;; esac
     seen="$seen $real"
