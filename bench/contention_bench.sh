@@ -58,25 +58,36 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 /usr/lib/jvm/java-17-openjdk-amd64/bin/javac --release 8 -Xlint:-options -d "$work" "$here/java/ContentionBench.java"  # runs on JDK 8 to 25
 args=(ContentionBench 16 2 2000 4000 100 100 "$block")
-run() {
+run_java() {
   case $1 in
     none)  "$java_home/bin/java" -cp "$work" "${args[@]}" ;;
     floor) "$java_home/bin/java" -cp "$work" "-agentpath:$floor" "${args[@]}" ;;
-    agent) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1" "${args[@]}" 2>/dev/null ;;
+    agent) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1" "${args[@]}" ;;
     agent-exact) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,contention_sampling=off" \
-             "${args[@]}" 2>/dev/null ;;
+             "${args[@]}" ;;
     agent-nocheck) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,deadlock_check_ms=0" \
-             "${args[@]}" 2>/dev/null ;;
+             "${args[@]}" ;;
     agent-noprofile) "$java_home/bin/java" -cp "$work" "-agentpath:$agent=port=0,host=127.0.0.1,profiles=off" \
-             "${args[@]}" 2>/dev/null ;;
-    agent-b) "$java_home/bin/java" -cp "$work" "-agentpath:$agent_b=port=0,host=127.0.0.1" "${args[@]}" 2>/dev/null ;;
+             "${args[@]}" ;;
+    agent-b) "$java_home/bin/java" -cp "$work" "-agentpath:$agent_b=port=0,host=127.0.0.1" "${args[@]}" ;;
     jfr)   "$java_home/bin/java" -cp "$work" \
-             "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" 2>/dev/null ;;
+             "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=$here/monitor_enter.jfc" "${args[@]}" ;;
     jfr-default) "$java_home/bin/java" -cp "$work" \
-             "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=default" "${args[@]}" 2>/dev/null ;;
+             "-XX:StartFlightRecording=filename=$work/rec.jfr,settings=default" "${args[@]}" ;;
     asprof) "$java_home/bin/java" -cp "$work" "-agentpath:$asprof=start,event=lock,lock=0,file=$work/ap.jfr" \
-             "${args[@]}" 2>/dev/null ;;
-  esac | sed -n 's/^RESULT //p'
+             "${args[@]}" ;;
+  esac
+}
+# run CONFIG: the run's RESULT fields; a run that printed none (an agent
+# that did not load, a JDK wrapper gone stale) says so with the end of its
+# output (HotSpot writes its own errors to stdout) instead of leaving an
+# empty row.
+run() {
+  run_java "$1" >"$work/output" 2>&1 || true
+  local result
+  result=$(sed -n 's/^RESULT //p' "$work/output")
+  [ -n "$result" ] || { echo "bench: $1 printed no result; its output ends:" >&2; tail -n 5 "$work/output" >&2; }
+  echo "$result"
 }
 echo "java: $("$java_home/bin/java" -version 2>&1 | head -1); workload $workload (16 threads, 2 locks, $block inside);" \
      "$rounds rounds; $(nproc) CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -88,13 +99,18 @@ import statistics, sys
 ops, blocked = {}, {}
 for line in open(sys.argv[1]):
     rnd, conf, *kv = line.split()
+    if not kv:
+        continue  # the run printed no result (reported above)
     d = dict(x.split("=") for x in kv)
     ops.setdefault(conf, {})[rnd] = float(d["ops_per_s"])
     blocked.setdefault(conf, []).append(float(d["blocked_per_s"]))
 print("| config | median ops/s | median ratio to no agent (paired by round) | range of the rounds | contended entries/s |")
 print("|---|---|---|---|---|")
 for conf in sys.argv[2:]:
-    ratios = [ops[conf][r] / ops["none"][r] for r in ops[conf] if r in ops["none"]]
+    ratios = [ops[conf][r] / ops["none"][r] for r in ops.get(conf, {}) if r in ops.get("none", {})]
+    if not ratios:
+        print(f"| {conf} | no results | | | |")
+        continue
     m = statistics.median(ratios)
     print(f"| {conf} | {statistics.median(ops[conf].values()):,.0f} | {m:.4f} ({(m - 1) * 100:+.2f}%) | "
           f"{min(ratios):.3f}-{max(ratios):.3f} | {statistics.median(blocked[conf]):,.0f} |")

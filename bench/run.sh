@@ -122,7 +122,8 @@ part_profiles() {
         function ratio(cell) { split(cell, r, " "); return r[1] }
         $2 ~ /agent-noprofile/ {off = ratio($4)} $2 ~ / agent / {on = ratio($4); per_s = $6}
         $2 ~ /asprof/ {ap = ratio($4)}
-        END { printf "| %s | %s | %s | %.4f | %s | %s |\n", j, off, on, on / off, ap == "" ? "n/a" : ap, per_s }' \
+        END { q = off + 0 > 0 && on + 0 > 0 ? sprintf("%.4f", on / off) : "n/a"
+              printf "| %s | %s | %s | %s | %s | %s |\n", j, off, on, q, ap == "" ? "n/a" : ap, per_s }' \
       >>"$out"
   done
   write_section profiles_overhead "$out"
