@@ -26,10 +26,15 @@ struct Pins {
   double seconds = 0;
 };
 
-// What the JDK's own jfr tool says the recording holds.
-Pins jfr_pins(const Jdk& jdk, const std::string& file) {
+// What the JDK's own jfr tool says the recording holds: the pinnings that
+// parked. JDK 24+ also posts the event for a pinned virtual thread blocking
+// on a contended monitor or in Object.wait, inside the VM, where the family
+// does not look (METRICS.md); the fixture's class loading meets one now and
+// then (BuiltinClassLoader.loadClassOrNull under Class.forName's native frame).
+Pins jfr_parked_pins(const Jdk& jdk, const std::string& file) {
   Pins pins;
   for (const JfrEvent& e : jfr_events(jdk, file, "jdk.VirtualThreadPinned")) {
+    if (e.top_frame.rfind("java.lang.VirtualThread.parkOnCarrierThread(", 0) != 0) continue;
     ++pins.count;
     pins.seconds += e.seconds;
   }
@@ -94,7 +99,7 @@ TEST_P(VirtualThreadPinning, CountsAndDurationsMatchJfr) {
   }
   jvm.process->send("exit");
   ASSERT_TRUE(jvm.process->wait(30s));  // JFR writes the recording at exit
-  const Pins truth = jfr_pins(jdk, jfr);
+  const Pins truth = jfr_parked_pins(jdk, jfr);
 
   // The fixture's pinnings happened: 8 through a native frame everywhere, 40
   // more inside synchronized before JEP 491 (JDK 24).
