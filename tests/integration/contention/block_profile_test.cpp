@@ -5,7 +5,8 @@
 // the sampler's interval, which is what this checks: see PROFILES.md on
 // shorter waits), on platform threads on every JDK and virtual threads on
 // 21+; idle pool workers and a Condition waiter in the same JVM never show;
-// deltas against the totals.
+// deltas against the totals; and walks of virtual threads that end while
+// threads churn.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -85,6 +86,23 @@ TEST_P(BlockProfileVirtual, SplitOfWaitingTimeOnVirtualThreads) {
   auto line = jvm.process->wait_for_line("SPLIT ", std::chrono::seconds(60));
   ASSERT_TRUE(line) << jvm.process->err();
   check_split(fetch(jvm), parse_report(*line));
+}
+
+// Virtual threads started and ended by the million a second from start-up
+// on (VirtualChurn, Skynet's trees): each walk of them ends, so the agent
+// thread answers scrapes meanwhile. A walk that followed the churn held it
+// for as long as the churn lasted: scrapes waited 5 s and got 503 "busy".
+TEST_P(BlockProfileVirtual, WalksEndWhileVirtualThreadsChurn) {
+  AgentJvm jvm(GetParam(), "VirtualChurn", {"12000"});
+  ASSERT_GT(jvm.port, 0);
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // walks begun under the churn
+  for (int i = 0; i < 3; ++i) {
+    const auto reply = jvm.get("/metrics");
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  EXPECT_EQ(jvm.process->last_line("CHURNED "), "") << "the churn ended before the scrapes did";
+  ASSERT_TRUE(jvm.process->wait_for_line("CHURNED ", std::chrono::seconds(60))) << jvm.process->err();
 }
 
 // ?seconds=N is the delta over the window: taken across a run that starts

@@ -118,10 +118,19 @@ final class JvmsightParkedScan {
         Object[] locks = new Object[64];
         int found = 0;
         for (int r = 0; r < rounds; r++) found += parked(threads, out, groups, locks, ids, tokens, lockIds) + tokens[r & 31];
-        // JDK 21+: the walk of the thread containers too (a real one, read only).
-        for (int r = 0; r < rounds / 4; r++) found += parkedVirtual(threads, ids, tokens, lockIds);
+        // JDK 21+: the walk of the thread containers too (a real one, read
+        // only), as often as keeps it under WARM_UP_VISITS threads in all: a
+        // JVM already running a million virtual threads (started with its
+        // work, or attached to) held the agent thread for every walk of them.
+        long[] live = {0};
+        JvmsightLockScan.eachVirtualThread(t -> live[0]++);
+        long walks = Math.min(rounds / 4, WARM_UP_VISITS / Math.max(live[0], 1));
+        for (long r = 0; r < walks; r++) found += parkedVirtual(threads, ids, tokens, lockIds);
         return found;
     }
+
+    /** Virtual threads the warm-up's walks may visit in all: some tens of milliseconds. */
+    private static final long WARM_UP_VISITS = 200_000;
 
     /** A private lock's synchronizer (its own, or a copy of its kind's), with a head node in its queue. */
     private static Object headed(Object lock, Class<?> node) throws ReflectiveOperationException {
