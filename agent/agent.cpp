@@ -50,6 +50,23 @@ bool want_breakpoints(Tristate pinning, bool live) {
   return false;
 }
 
+// ended_thread_cpu=auto, resolved once at load. On JDK 21 a ThreadEnd event
+// enabled for any thread makes the VM create and free its JVM TI state for
+// every virtual thread, to which it posts nothing: Skynet (a million short
+// virtual threads) 25-40% slower. JDK 22 creates that state lazily
+// (JDK-8308614); on 25 the event costs nothing measurable (BENCHMARKS.md).
+Tristate resolve_ended_thread_cpu(jvmtiEnv* jvmti, Tristate asked) {
+  if (asked != Tristate::auto_) return asked;
+  jint version = 0;
+  if (jvmti->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return Tristate::on;
+  const int major = (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+  if (major != 21) return Tristate::on;
+  log::info(
+      "the thread pools' CPU leaves out what a thread used between the last reading and its end: on JDK 21 ",
+      "that needs ThreadEnd events, which slow every virtual thread's start and end (ended_thread_cpu=on keeps it)");
+  return Tristate::off;
+}
+
 }  // namespace
 
 Agent::Agent(jvmtiEnv* jvmti, Options options)
@@ -87,6 +104,8 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     }
     log::set_level(parsed.options.log_level);
 
+    if (parsed.options.thread_pools > 0)
+      parsed.options.ended_thread_cpu = resolve_ended_thread_cpu(jvmti, parsed.options.ended_thread_cpu);
     auto* agent = new Agent(jvmti, std::move(parsed.options));
     agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live),
                                                 agent->options_.virtual_thread_starts);
@@ -117,7 +136,8 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
 EventSinks Agent::event_sinks() {
   EventSinks sinks;
   sinks.threads = &threads_.roster();
-  if (options_.thread_pools > 0) sinks.ended_threads = &threads_.ended_threads();
+  if (options_.thread_pools > 0 && options_.ended_thread_cpu == Tristate::on)
+    sinks.ended_threads = &threads_.ended_threads();
   sinks.virtual_threads = &threads_.virtual_starts();
   sinks.gc_pauses = &gc_.pauses();
   sinks.contention = &contention_.recorder();
@@ -175,7 +195,7 @@ void Agent::schedule_periodic_work() {
 
 // In the order a scrape lists the families.
 void Agent::build_signals(JNIEnv* jni) {
-  threads_.build(jni, events_.thread_start_end, capabilities_, collectors_);
+  threads_.build(jni, events_.thread_start, capabilities_, collectors_);
   gc_.build(jni, spans_, collectors_);
   runtime_.build(jni, collectors_);
   contention_.build(jni, threads_, spans_, collectors_);

@@ -165,16 +165,15 @@ void JNICALL on_breakpoint(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, 
   if (next != stamp) jvmti->SetThreadLocalStorage(nullptr, as_storage(next));
 }
 
-void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start_or_end(); }
-// On the ending thread: its own CPU clock (a system call) and its identity
-// hash, into a fixed ring; the thread pools keep what it used.
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.threads->on_thread_start(); }
+// Enabled only for the thread pools' CPU (ended_thread_cpu): on the ending
+// thread, its own CPU clock (a system call) and its identity hash, into a
+// fixed ring. The roster needs no ThreadEnd: it sees an ended thread's
+// terminated status.
 void JNICALL on_thread_end(jvmtiEnv* jvmti, JNIEnv*, jthread thread) {
-  if (EndedThreadRing* ended = sinks.ended_threads) {
-    jint hash = 0;
-    jvmti->GetObjectHashCode(thread, &hash);
-    ended->push({hash, clock_ns(CLOCK_THREAD_CPUTIME_ID)});
-  }
-  sinks.threads->on_thread_start_or_end();
+  jint hash = 0;
+  jvmti->GetObjectHashCode(thread, &hash);
+  sinks.ended_threads->push({hash, clock_ns(CLOCK_THREAD_CPUTIME_ID)});
 }
 
 bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
@@ -221,8 +220,9 @@ bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabi
   }
   if (!sinks.gc_pauses->supported())
     log::warn("JVM TI GC events unavailable: GC pauses are not measured (jvm_gc_collection_seconds still is)");
-  enabled.thread_start_end = enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart") &&
-                             enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd");
+  enabled.thread_start = enable(jvmti, JVMTI_EVENT_THREAD_START, "enable ThreadStart");
+  if (sinks.ended_threads != nullptr && !enable(jvmti, JVMTI_EVENT_THREAD_END, "enable ThreadEnd"))
+    sinks.ended_threads = nullptr;
   if (caps.monitor_events && want_contention) {
     enabled.monitor = enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTER, "enable MonitorContendedEnter") &&
                       enable(jvmti, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, "enable MonitorContendedEntered") &&

@@ -21,8 +21,9 @@ namespace jvmsight {
 
 // What the callbacks may touch, and nothing else. Lives as long as the JVM.
 struct EventSinks {
-  ThreadRoster* threads = nullptr;           // ThreadStart/End: its change counter
-  EndedThreadRing* ended_threads = nullptr;  // ThreadEnd: the ending thread's own CPU time; null: not asked
+  ThreadRoster* threads = nullptr;  // ThreadStart/End: its change counter
+  // ThreadEnd, enabled only when set: the ending thread's own CPU time.
+  EndedThreadRing* ended_threads = nullptr;
   VirtualThreadCounter* virtual_threads = nullptr;
   GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;
@@ -39,7 +40,7 @@ struct EventSinks {
 
 // Which optional events ended up enabled.
 struct EnabledEvents {
-  bool thread_start_end = false;
+  bool thread_start = false;
   bool monitor = false;  // MonitorContendedEnter/Entered, MonitorWait/Waited
 };
 

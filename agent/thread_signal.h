@@ -1,9 +1,9 @@
 #pragma once
-// Threads: the one thread list (ThreadRoster, fed by ThreadStart/End), live
+// Threads: the one thread list (ThreadRoster, fed by ThreadStart), live
 // virtual threads (VirtualThreadCensus; their starts only with
 // virtual_thread_starts=on) and pinnings, thread states and counts for a
 // scrape, thread pools (their states from the same walk, their CPU from the
-// background and ThreadEnd), and thread dumps (ThreadMXBean) for /threads
+// background and, with ended_thread_cpu, ThreadEnd), and thread dumps (ThreadMXBean) for /threads
 // and the deadlock reports.
 #include <jni.h>
 #include <jvmti.h>
@@ -44,7 +44,7 @@ class ThreadSignal {
   // in the background.
   void schedule(AgentThread& thread);
 
-  // Agent thread, once. change_events: ThreadStart/End are enabled (else
+  // Agent thread, once. change_events: ThreadStart is enabled (else
   // the roster takes the thread list at every scrape). caps: whether the JVM
   // has virtual threads, and the pinning probes got their breakpoints.
   void build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors);

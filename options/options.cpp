@@ -117,6 +117,8 @@ const OptionSpec option_specs[] = {
      [](std::string_view v, Options& o) { return log::parse_level(v, o.log_level); }},
     {"native_states", "native_states", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.native_states); }},
+    {"ended_thread_cpu", "ended_thread_cpu", "auto, on or off; auto: on except on JDK 21",
+     [](std::string_view v, Options& o) { return parse_tristate(v, o.ended_thread_cpu); }},
     {"gc_span_min_ms", "gc_span_min_ms",
      "milliseconds from 0 to 3600000, decimals allowed, e.g. 0.5 or 10; 0 records every pause",
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.gc_span_min_ns); }},

@@ -37,6 +37,11 @@ struct Options {
   // thread: cheap before JDK 21, ~250 us a call on JDK 21+ (it synchronizes
   // with virtual-thread transitions). auto = only where cheap.
   Tristate native_states = Tristate::auto_;
+  // The thread pools' CPU keeps what a platform thread used between the last
+  // background reading and its end, told by a ThreadEnd event. On JDK 21
+  // that event, enabled for any thread, costs every virtual thread's start
+  // and end (Skynet 25-40%): auto = on except there.
+  Tristate ended_thread_cpu = Tristate::auto_;
   // GC pauses at least this long become span records (0: every pause).
   int64_t gc_span_min_ns = 0;
   Tristate gc_notifications = Tristate::auto_;

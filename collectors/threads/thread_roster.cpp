@@ -99,7 +99,7 @@ bool ThreadRoster::refresh(JNIEnv* jni, jvmtiEnv* jvmti) {
 bool ThreadRoster::update(JNIEnv* jni, jvmtiEnv* jvmti, std::chrono::milliseconds min_interval) {
   if (!resolve_layout(jni)) return false;
   // Acquire: the listing below may not be read before the counter (on ARM a
-  // later load can be satisfied first); on_thread_start_or_end says why.
+  // later load can be satisfied first); on_thread_start says why.
   const uint64_t changes = changes_.load(std::memory_order_acquire);
   const bool changed = stale_ || !change_events_ || changes != seen_changes_;
   const auto now = std::chrono::steady_clock::now();

@@ -7,7 +7,7 @@
 // check both read it, the Java passes through the one Thread[] of it
 // (thread_array). Taken again with GetAllThreads only when a
 // ThreadStart/End event or a terminated entry says the set changed. Agent
-// thread only, except on_thread_start_or_end.
+// thread only, except on_thread_start.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -49,13 +49,13 @@ class ThreadRoster {
  public:
   static constexpr uint32_t no_mark = UINT32_MAX;
 
-  // ThreadStart/ThreadEnd callbacks: one increment, nothing else. Release,
+  // ThreadStart callback: one increment, nothing else. Release,
   // paired with update()'s acquire load (docs/ARM64.md): the JVM puts a
   // thread on its list before posting ThreadStart, and on ARM a relaxed add
   // could be seen before that insertion, so the agent could count the change
   // in a listing that lacks the thread, and miss it until the next change.
-  void on_thread_start_or_end() { changes_.fetch_add(1, std::memory_order_release); }
-  // Without ThreadStart/End events nothing says when the set changed: the
+  void on_thread_start() { changes_.fetch_add(1, std::memory_order_release); }
+  // Without ThreadStart events nothing says when the set grew: the
   // list is then taken afresh on every update.
   void set_change_events(bool enabled) { change_events_ = enabled; }
 

@@ -21,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * park again, and answers "BURNED" once that is done; "pools" prints a
  * POOLS line, each pool's threads by Thread.State as ThreadMXBean gives
  * them; "cpu" a CPU line, each pool's CPU in ns from ThreadMXBean (the
- * burners that ended measured their own just before); "spread N" starts N
+ * burners that ended measured their own just before), and burner_ended=
+ * those two's alone; "spread N" starts N
  * more pools of one parked thread each (spread-I-worker-1), then "SPREAD".
  */
 public class ThreadPools {
@@ -150,6 +151,6 @@ public class ThreadPools {
             for (Thread t : pool.getValue()) sum += Math.max(0, mx.getThreadCpuTime(t.getId()));
             b.append(b.length() == 0 ? "" : " ").append(pool.getKey()).append('=').append(sum);
         }
-        return b.toString();
+        return b.append(" burner_ended=").append(endedCpu[0] + endedCpu[1]).toString();
     }
 }

@@ -34,6 +34,12 @@ TEST(Options, NativeStates) {
   EXPECT_EQ(parse_options("native_states=off").options.native_states, Tristate::off);
 }
 
+TEST(Options, EndedThreadCpu) {
+  EXPECT_EQ(parse_options("").options.ended_thread_cpu, Tristate::auto_);
+  EXPECT_EQ(parse_options("ended_thread_cpu=on").options.ended_thread_cpu, Tristate::on);
+  EXPECT_EQ(parse_options("ended_thread_cpu=off").options.ended_thread_cpu, Tristate::off);
+}
+
 TEST(Options, JcmdQuotesAreStripped) {
   auto p = parse_options("\"port=1234,log=warn\"");
   ASSERT_TRUE(p.ok()) << p.error;
@@ -83,6 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadOption{"host=example.com", "bad host 'example.com' (expected a numeric IPv4 or IPv6"},
                       BadOption{"host=", "bad host ''"}, BadOption{"portfile=", "bad portfile ''"},
                       BadOption{"native_states=yes", "bad native_states 'yes' (expected auto, on or off)"},
+                      BadOption{"ended_thread_cpu=1", "bad ended_thread_cpu '1' (expected auto, on or off; auto: on"},
                       BadOption{"log=loud", "bad log level 'loud' (expected off, error, warn, info or debug)"}),
     bad_option_name);
 

@@ -249,7 +249,7 @@ TEST_F(ThreadRosterTest, EndedThreadsReleaseTheirReferences) {
   EXPECT_EQ(world_.outstanding(), 2);
 }
 
-TEST_F(ThreadRosterTest, TakesANewListOnlyWhenThreadsStartOrEnd) {
+TEST_F(ThreadRosterTest, TakesANewListOnlyWhenThreadsStartOrOneEnded) {
   thread(1, runnable);
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
   const uint64_t first = roster_.version();
@@ -257,7 +257,7 @@ TEST_F(ThreadRosterTest, TakesANewListOnlyWhenThreadsStartOrEnd) {
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
   EXPECT_EQ(roster_.version(), first);
   EXPECT_EQ(roster_.threads().size(), 1u);
-  roster_.on_thread_start_or_end();
+  roster_.on_thread_start();
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
   EXPECT_GT(roster_.version(), first);
   EXPECT_EQ(roster_.threads().size(), 2u);
@@ -268,7 +268,7 @@ TEST_F(ThreadRosterTest, MinIntervalDefersARefresh) {
   thread(1, runnable);
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
   thread(2, runnable);
-  roster_.on_thread_start_or_end();
+  roster_.on_thread_start();
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_, std::chrono::hours(1)));
   EXPECT_EQ(roster_.threads().size(), 1u);
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
@@ -334,7 +334,7 @@ TEST_F(ThreadRosterTest, ThreadArrayMadeOncePerList) {
   EXPECT_EQ(obj(array)->elements, (std::vector<jobject>{ref(&objects_[1]), ref(&objects_[2])}));
   EXPECT_EQ(world_.thread_arrays, 1);
   EXPECT_EQ(world_.global_refs[obj(array)], 1);
-  roster_.on_thread_start_or_end();
+  roster_.on_thread_start();
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
   EXPECT_EQ(world_.global_refs[obj(array)], 0);
 }
@@ -369,7 +369,7 @@ TEST_F(ThreadRosterTest, WatcherIsToldOfJoinsAndLeavesAndMarksStay) {
   EXPECT_EQ(walk(), (std::map<jlong, uint32_t>{{1, 101}, {2, 102}}));
   thread(3, runnable);
   world_.threads.erase(world_.threads.begin());  // thread 1 ended
-  roster_.on_thread_start_or_end();
+  roster_.on_thread_start();
   EXPECT_EQ(walk(), (std::map<jlong, uint32_t>{{2, 102}, {3, 103}}));
   EXPECT_EQ(walk(), (std::map<jlong, uint32_t>{{2, 102}, {3, 103}}));
   EXPECT_EQ(watcher.joins, (std::vector<jlong>{1, 2, 3}));
