@@ -21,7 +21,7 @@ namespace jvmsight {
 
 // What the callbacks may touch, and nothing else. Lives as long as the JVM.
 struct EventSinks {
-  ThreadRoster* threads = nullptr;  // ThreadStart/End: its change counter
+  ThreadRoster* threads = nullptr;  // ThreadStart: its change counter
   // ThreadEnd, enabled only when set: the ending thread's own CPU time.
   EndedThreadRing* ended_threads = nullptr;
   VirtualThreadCounter* virtual_threads = nullptr;

@@ -3,8 +3,8 @@
 // virtual threads (VirtualThreadCensus; their starts only with
 // virtual_thread_starts=on) and pinnings, thread states and counts for a
 // scrape, thread pools (their states from the same walk, their CPU from the
-// background and, with ended_thread_cpu, ThreadEnd), and thread dumps (ThreadMXBean) for /threads
-// and the deadlock reports.
+// background and, with ended_thread_cpu, ThreadEnd), and thread dumps
+// (ThreadMXBean) for /threads and the deadlock reports.
 #include <jni.h>
 #include <jvmti.h>
 

@@ -5,9 +5,10 @@
 // GetThreadState (2 us per thread on JDK 17, 60 us on JDK 25). The one
 // thread list of the agent: the thread-state collector and the deadlock
 // check both read it, the Java passes through the one Thread[] of it
-// (thread_array). Taken again with GetAllThreads only when a
-// ThreadStart/End event or a terminated entry says the set changed. Agent
-// thread only, except on_thread_start.
+// (thread_array). Taken again with GetAllThreads only when a ThreadStart
+// event or a terminated entry says the set changed (not ThreadEnd: on JDK
+// 21 that event costs every virtual thread). Agent thread only, except
+// on_thread_start.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -49,14 +50,14 @@ class ThreadRoster {
  public:
   static constexpr uint32_t no_mark = UINT32_MAX;
 
-  // ThreadStart callback: one increment, nothing else. Release,
-  // paired with update()'s acquire load (docs/ARM64.md): the JVM puts a
+  // ThreadStart callback: one increment, nothing else. Release, paired
+  // with update()'s acquire load (docs/ARM64.md): the JVM puts a
   // thread on its list before posting ThreadStart, and on ARM a relaxed add
   // could be seen before that insertion, so the agent could count the change
   // in a listing that lacks the thread, and miss it until the next change.
   void on_thread_start() { changes_.fetch_add(1, std::memory_order_release); }
-  // Without ThreadStart events nothing says when the set grew: the
-  // list is then taken afresh on every update.
+  // Without ThreadStart events nothing says when the set grew: the list
+  // is then taken afresh on every update.
   void set_change_events(bool enabled) { change_events_ = enabled; }
 
   // Brings the list up to date if the set changed, but not again within
