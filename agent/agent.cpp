@@ -57,10 +57,7 @@ bool want_breakpoints(Tristate pinning, bool live) {
 // (JDK-8308614); on 25 the event costs nothing measurable (BENCHMARKS.md).
 Tristate resolve_ended_thread_cpu(jvmtiEnv* jvmti, Tristate asked) {
   if (asked != Tristate::auto_) return asked;
-  jint version = 0;
-  if (jvmti->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return Tristate::on;
-  const int major = (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
-  if (major != 21) return Tristate::on;
+  if (jvmti_major(jvmti) != 21) return Tristate::on;
   log::info(
       "the thread pools' CPU leaves out what a thread used between the last reading and its end: on JDK 21 ",
       "that needs ThreadEnd events, which slow every virtual thread's start and end (ended_thread_cpu=on keeps it)");

@@ -1,6 +1,7 @@
 #include "agent/runtime_signal.h"
 
 #include "collectors/background_refresh.h"
+#include "common/jvm_calls.h"
 
 namespace jvmsight {
 
@@ -11,9 +12,7 @@ void RuntimeSignal::schedule(AgentThread& thread) {
 }
 
 void RuntimeSignal::build(JNIEnv* jni, CollectorSet& collectors) {
-  jint version = 0;
-  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) version = 0;
-  safepoints_ = SafepointCollector::create(jni, (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR);
+  safepoints_ = SafepointCollector::create(jni, jvmti_major(jvmti_));
   if (safepoints_) collectors.add("safepoints", *safepoints_);
   if (options_.client_java_names == ClientJavaNames::off) return;
   NameGenerations names{options_.client_java_names != ClientJavaNames::v1,

@@ -3,6 +3,7 @@
 #include "agent/pinning_probes.h"
 #include "collectors/background_refresh.h"
 #include "collectors/threads/jvmti_thread_source.h"
+#include "common/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -18,8 +19,9 @@ void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& ca
   if (caps.virtual_threads) census_.resolve(jni);
   if (options_.thread_pools > 0) {
     // JDK 8 (to 10) looks thread ids up in a list: ThreadCpuReader.
-    pools_ = std::make_unique<ThreadPoolCollector>(jvmti_, jni, roster_, mx_bean_, ended_threads_,
-                                                   static_cast<size_t>(options_.thread_pools), jvmti_major() < 11);
+    pools_ =
+        std::make_unique<ThreadPoolCollector>(jvmti_, jni, roster_, mx_bean_, ended_threads_,
+                                              static_cast<size_t>(options_.thread_pools), jvmti_major(jvmti_) < 11);
     roster_.set_watcher(pools_.get());
   }
   source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_, native_states(),
@@ -39,14 +41,8 @@ void ThreadSignal::build_pinning(JNIEnv* jni, const Capabilities& caps, Collecto
   if (caps.breakpoints && set_pinning_probes(jvmti_, jni, pinning_)) collectors.add("pinning", pinning_collector_);
 }
 
-int ThreadSignal::jvmti_major() const {
-  jint version = 0;
-  if (jvmti_->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return 0;
-  return (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
-}
-
 bool ThreadSignal::native_states() const {
-  const int major = jvmti_major();
+  const int major = jvmti_major(jvmti_);
   if (major == 0) return false;
   // Before thread-SMR (JDK 10; JDK 8 says JVM TI 1.2) GetThreadState reads the
   // thread's native JavaThread unguarded: one that just ended is freed memory

@@ -58,7 +58,6 @@ class ThreadSignal {
 
  private:
   bool native_states() const;
-  int jvmti_major() const;
   void build_pinning(JNIEnv* jni, const Capabilities& caps, CollectorSet& collectors);
 
   jvmtiEnv* jvmti_;

@@ -20,6 +20,12 @@ bool vm_live(jvmtiEnv* jvmti) {
   return jvmti->GetPhase(&phase) == JVMTI_ERROR_NONE && phase == JVMTI_PHASE_LIVE;
 }
 
+int jvmti_major(jvmtiEnv* jvmti) {
+  jint version = 0;
+  if (jvmti->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return 0;
+  return (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR;
+}
+
 bool jni_ok(JNIEnv* jni, const char* what) {
   if (!jni->ExceptionCheck()) return true;
   jthrowable ex = jni->ExceptionOccurred();

@@ -18,6 +18,10 @@ bool jvmti_ok(jvmtiEnv* jvmti, jvmtiError err, const char* what);
 // says nothing about the JDK (the agent thread may still be setting up).
 bool vm_live(jvmtiEnv* jvmti);
 
+// JVM TI's major version: the JDK's feature number from JDK 9 on (21 on
+// JDK 21), 1 on JDK 8; 0 if the JVM does not say.
+int jvmti_major(jvmtiEnv* jvmti);
+
 // True when no Java exception is pending; otherwise describes it at warn
 // level, clears it, and returns false.
 bool jni_ok(JNIEnv* jni, const char* what);

@@ -22,11 +22,7 @@ static_assert(ParkEpisodes::weight_one == NamedStackTable::weight_one);
 // JDK 17's GetThreadListStackTraces takes one thread's stack in a direct
 // handshake, which a parked thread's requester runs itself; several threads,
 // or any on JDK 8 and 11, are one safepoint VM operation.
-bool one_handshake_per_stack(jvmtiEnv* jvmti) {
-  jint version = 0;
-  if (jvmti->GetVersionNumber(&version) != JVMTI_ERROR_NONE) return false;
-  return ((version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR) >= 17;
-}
+bool one_handshake_per_stack(jvmtiEnv* jvmti) { return jvmti_major(jvmti) >= 17; }
 
 }  // namespace
 

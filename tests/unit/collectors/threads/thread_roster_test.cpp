@@ -249,7 +249,7 @@ TEST_F(ThreadRosterTest, EndedThreadsReleaseTheirReferences) {
   EXPECT_EQ(world_.outstanding(), 2);
 }
 
-TEST_F(ThreadRosterTest, TakesANewListOnlyWhenThreadsStartOrOneEnded) {
+TEST_F(ThreadRosterTest, TakesANewListOnlyWhenAThreadStartIsAnnounced) {
   thread(1, runnable);
   ASSERT_TRUE(roster_.update(&jni_, &jvmti_));
   const uint64_t first = roster_.version();
