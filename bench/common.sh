@@ -9,11 +9,16 @@ CLASSES=$BUILD/bench/classes
 
 # Every full JDK under /usr/lib/jvm, one per real java binary, then the
 # extra ones of scripts/install_jdks.sh: JDK 11 as is, JDK 8 and 21 through
-# the chroot wrappers the test harness writes (build/jdk-roots/bin/jdkN/bin,
-# after one run of the integration tests; docs/TESTING.md). JDKS="25 21"
-# keeps those feature numbers only.
+# the chroot wrappers the test harness writes (build/jdk-roots/bin/jdkN/bin;
+# docs/TESTING.md), written here first if missing. JDKS="25 21" keeps those
+# feature numbers only, and names any it does not find.
 bench_jdks() {
-  local seen="" home real
+  local seen="" found="" home real feature
+  # Roots installed but no wrappers yet (a fresh build): the harness writes
+  # them in a second; without it JDK 8 and 21 would be left out unsaid.
+  if [ -d "$BUILD"/jdk-roots/trixie ] && [ ! -d "$BUILD"/jdk-roots/bin ] && [ -x "$BUILD"/tests/integration_tests ]; then
+    "$BUILD"/tests/integration_tests --gtest_filter=-* >/dev/null
+  fi
   for home in /usr/lib/jvm/* "$BUILD"/jdk-roots/host/usr/lib/jvm/* "$BUILD"/jdk-roots/bin/jdk*; do
     [ -x "$home/bin/jcmd" ] || continue
     # The wrappers name their root by absolute path: ones written for
@@ -26,8 +31,14 @@ bench_jdks() {
     real=$(readlink -f "$home/bin/java")
     case " $seen " in *" $real "*) continue ;; esac
     seen="$seen $real"
-    [ -z "${JDKS:-}" ] || [[ " $JDKS " == *" $(feature_of "$home") "* ]] || continue
+    feature=$(feature_of "$home")
+    [ -z "${JDKS:-}" ] || [[ " $JDKS " == *" $feature "* ]] || continue
+    found="$found $feature"
     echo "$home"
+  done
+  for feature in ${JDKS:-}; do
+    [[ " $found " == *" $feature "* ]] ||
+      echo "bench: no JDK $feature found (JDK 8, 11 and 21: scripts/install_jdks.sh build/jdk-roots)" >&2
   done
 }
 

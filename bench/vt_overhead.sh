@@ -12,7 +12,7 @@
 #           bench/java/tomcat/HandoffServlet (3 hand-offs to new virtual
 #           threads per request) under wrk -c64
 # Every JDK 21+ that bench_jdks finds (JDK 21 through the test harness's
-# chroot wrappers: run the integration tests once). Rounds interleave every
+# chroot wrappers, bench/common.sh). Rounds interleave every
 # configuration (order rotated each round); per cell the median, the
 # throughput relative to the floor (1.00 = the do-nothing agent; a time is
 # inverted so that below 1 is always slower) and every run. While a workload
