@@ -10,13 +10,13 @@ CLASSES=$BUILD/bench/classes
 # Every full JDK under /usr/lib/jvm, one per real java binary, then the
 # extra ones of scripts/install_jdks.sh: JDK 11 as is, JDK 8 and 21 through
 # the chroot wrappers the test harness writes (build/jdk-roots/bin/jdkN/bin;
-# docs/TESTING.md), written here first if missing. JDKS="25 21" keeps those
-# feature numbers only, and names any it does not find.
+# docs/TESTING.md), which the harness (re)writes here first. JDKS="25 21"
+# keeps those feature numbers only, and names any it does not find.
 bench_jdks() {
   local seen="" found="" home real feature
-  # Roots installed but no wrappers yet (a fresh build): the harness writes
-  # them in a second; without it JDK 8 and 21 would be left out unsaid.
-  if [ -d "$BUILD"/jdk-roots/trixie ] && [ ! -d "$BUILD"/jdk-roots/bin ] && [ -x "$BUILD"/tests/integration_tests ]; then
+  # The harness writes the wrappers whenever it starts (tens of ms): on a
+  # fresh build they are missing, and JDK 8 and 21 would be left out unsaid.
+  if [ -d "$BUILD"/jdk-roots/trixie ] && [ -x "$BUILD"/tests/integration_tests ]; then
     "$BUILD"/tests/integration_tests --gtest_filter=-* >/dev/null
   fi
   for home in /usr/lib/jvm/* "$BUILD"/jdk-roots/host/usr/lib/jvm/* "$BUILD"/jdk-roots/bin/jdk*; do
@@ -31,9 +31,11 @@ bench_jdks() {
     real=$(readlink -f "$home/bin/java")
     case " $seen " in *" $real "*) continue ;; esac
     seen="$seen $real"
-    feature=$(feature_of "$home")
-    [ -z "${JDKS:-}" ] || [[ " $JDKS " == *" $feature "* ]] || continue
-    found="$found $feature"
+    if [ -n "${JDKS:-}" ]; then
+      feature=$(feature_of "$home")  # a JVM start: only when asked to filter
+      [[ " $JDKS " == *" $feature "* ]] || continue
+      found="$found $feature"
+    fi
     echo "$home"
   done
   for feature in ${JDKS:-}; do
