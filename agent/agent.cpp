@@ -104,8 +104,7 @@ jint Agent::load(JavaVM* vm, const char* raw_options, bool live) noexcept {
     if (parsed.options.thread_pools > 0)
       parsed.options.ended_thread_cpu = resolve_ended_thread_cpu(jvmti, parsed.options.ended_thread_cpu);
     auto* agent = new Agent(jvmti, std::move(parsed.options));
-    agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live),
-                                                agent->options_.virtual_thread_starts);
+    agent->capabilities_ = acquire_capabilities(jvmti, want_breakpoints(agent->options_.pinning, live));
     agent->contention_.open_profile_env(vm);
     if (!install_event_callbacks(jvmti, agent->event_sinks(), agent->capabilities_, live, agent->options_.contention,
                                  agent->events_)) {
@@ -135,7 +134,6 @@ EventSinks Agent::event_sinks() {
   sinks.threads = &threads_.roster();
   if (options_.thread_pools > 0 && options_.ended_thread_cpu == Tristate::on)
     sinks.ended_threads = &threads_.ended_threads();
-  sinks.virtual_threads = &threads_.virtual_starts();
   sinks.gc_pauses = &gc_.pauses();
   sinks.contention = &contention_.recorder();
   sinks.pinning = &threads_.pinning();

@@ -26,25 +26,19 @@ bool has_virtual_thread_support(const jvmtiCapabilities& caps) {
   return bytes[bit / 8] & (1u << (bit % 8));
 }
 
-void add_virtual_thread_support(jvmtiCapabilities& caps) {
-  static const size_t bit = virtual_thread_bit();
-  auto* bytes = reinterpret_cast<unsigned char*>(&caps);
-  bytes[bit / 8] |= static_cast<unsigned char>(1u << (bit % 8));
-}
-
-Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints, bool want_virtual_thread_starts) {
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints) {
   jvmtiCapabilities potential{};
   Capabilities granted;
   if (!jvmti_ok(jvmti, jvmti->GetPotentialCapabilities(&potential), "GetPotentialCapabilities")) return granted;
   // A JVM that could support virtual threads has them (JDK 21+). The
   // capability itself makes HotSpot report every mount and unmount to JVM TI
   // (up to 15% of a virtual-thread workload: docs/BENCHMARKS.md), and
-  // nothing but VirtualThreadStart needs it: breakpoints, monitor events,
-  // thread-local storage and the thread queries work on virtual threads
-  // without it (JDK 21 and 25, checked).
+  // nothing of ours needs it: breakpoints, monitor events, thread-local
+  // storage and the thread queries work on virtual threads without it (JDK
+  // 21 and 25, checked), and their starts come from the JVM's thread ids
+  // (VirtualThreadStarts).
   granted.virtual_threads = has_virtual_thread_support(potential);
   jvmtiCapabilities wanted{};
-  if (granted.virtual_threads && want_virtual_thread_starts) add_virtual_thread_support(wanted);
   if (granted.virtual_threads && want_breakpoints) {
     // Only where virtual threads can pin: the pinning probes (and GetBytecodes
     // to place them). HotSpot then keeps locals live in compiled code, as
@@ -65,7 +59,6 @@ Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints, bool w
   if (!jvmti_ok(jvmti, jvmti->AddCapabilities(&wanted), "AddCapabilities")) return granted;
   jvmtiCapabilities have{};
   if (!jvmti_ok(jvmti, jvmti->GetCapabilities(&have), "GetCapabilities")) return granted;
-  granted.virtual_thread_starts = has_virtual_thread_support(have);
   granted.gc_events = have.can_generate_garbage_collection_events;
   granted.contended_monitor = have.can_get_current_contended_monitor;
   granted.owned_monitors = have.can_get_owned_monitor_info;

@@ -8,13 +8,12 @@ namespace jvmsight {
 
 // JDK 21 added can_support_virtual_threads in bits our JDK 17 header leaves
 // unnamed; it sits right after can_generate_sampled_object_alloc_events.
+// Only read: a JVM that could grant it has virtual threads.
 bool has_virtual_thread_support(const jvmtiCapabilities& caps);
-void add_virtual_thread_support(jvmtiCapabilities& caps);
 
 struct Capabilities {
-  bool virtual_threads = false;        // the JVM has them (JDK 21+); nothing asked of it
-  bool virtual_thread_starts = false;  // can_support_virtual_threads, for VirtualThreadStart
-  bool gc_events = false;              // GarbageCollectionStart/Finish
+  bool virtual_threads = false;  // the JVM has them (JDK 21+); nothing asked of it
+  bool gc_events = false;        // GarbageCollectionStart/Finish
   // OnLoad only in HotSpot: the cheap deadlock check needs both.
   bool contended_monitor = false;  // GetCurrentContendedMonitor
   bool owned_monitors = false;     // GetOwnedMonitorInfo
@@ -29,8 +28,8 @@ struct Capabilities {
 };
 
 // Adds every wanted capability the JVM can give now (breakpoints only if
-// want_breakpoints, can_support_virtual_threads only if
-// want_virtual_thread_starts); returns what was granted.
-Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints, bool want_virtual_thread_starts);
+// want_breakpoints; never can_support_virtual_threads); returns what was
+// granted.
+Capabilities acquire_capabilities(jvmtiEnv* jvmti, bool want_breakpoints);
 
 }  // namespace jvmsight

@@ -10,17 +10,6 @@
 namespace jvmsight {
 namespace {
 
-// JDK 21+ event, missing from the JDK 17 jvmti.h we build against.
-constexpr auto event_virtual_thread_start = static_cast<jvmtiEvent>(87);
-
-// The JDK 21 callback table is the JDK 17 one plus two slots; a JDK 17 VM
-// copies only the part it knows.
-struct EventCallbacks {
-  jvmtiEventCallbacks base;
-  void(JNICALL* virtual_thread_start)(jvmtiEnv*, JNIEnv*, jthread);
-  void(JNICALL* virtual_thread_end)(jvmtiEnv*, JNIEnv*, jthread);
-};
-
 // Set once, before any event is enabled; callbacks have no other way to
 // reach what they feed.
 EventSinks sinks;
@@ -45,9 +34,6 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
 // The VM is stopped: GcPauseRecorder only reads clocks and writes atomics.
 void JNICALL on_gc_start(jvmtiEnv*) { sinks.gc_pauses->on_start(); }
 void JNICALL on_gc_finish(jvmtiEnv*) { sinks.gc_pauses->on_finish(); }
-
-// Only with virtual_thread_starts=on: it needs can_support_virtual_threads.
-void JNICALL on_virtual_thread_start(jvmtiEnv*, JNIEnv*, jthread) { sinks.virtual_threads->on_start(); }
 
 // Monitor events run on application threads, on every contended entry:
 // CLOCK_MONOTONIC (vDSO), JVM TI thread-local storage and relaxed atomics
@@ -195,24 +181,21 @@ bool JvmtiContendedEvents::set_contended_events(bool on) {
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabilities& caps, bool live,
                              bool want_contention, EnabledEvents& enabled) {
   sinks = to;
-  EventCallbacks cb{};
-  cb.base.VMInit = on_vm_init;
-  cb.base.VMDeath = on_vm_death;
-  cb.base.ThreadStart = on_thread_start;
-  cb.base.GarbageCollectionStart = on_gc_start;
-  cb.base.GarbageCollectionFinish = on_gc_finish;
-  cb.base.ThreadEnd = on_thread_end;
-  cb.base.MonitorContendedEnter = on_monitor_contended_enter;
-  cb.base.MonitorContendedEntered = on_monitor_contended_entered;
-  cb.base.MonitorWait = on_monitor_wait;
-  cb.base.MonitorWaited = on_monitor_waited;
-  cb.base.Breakpoint = on_breakpoint;
-  cb.virtual_thread_start = on_virtual_thread_start;
-  if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb.base, sizeof(cb)), "SetEventCallbacks")) return false;
+  jvmtiEventCallbacks cb{};
+  cb.VMInit = on_vm_init;
+  cb.VMDeath = on_vm_death;
+  cb.ThreadStart = on_thread_start;
+  cb.GarbageCollectionStart = on_gc_start;
+  cb.GarbageCollectionFinish = on_gc_finish;
+  cb.ThreadEnd = on_thread_end;
+  cb.MonitorContendedEnter = on_monitor_contended_enter;
+  cb.MonitorContendedEntered = on_monitor_contended_entered;
+  cb.MonitorWait = on_monitor_wait;
+  cb.MonitorWaited = on_monitor_waited;
+  cb.Breakpoint = on_breakpoint;
+  if (!jvmti_ok(jvmti, jvmti->SetEventCallbacks(&cb, sizeof(cb)), "SetEventCallbacks")) return false;
   bool ok = enable(jvmti, JVMTI_EVENT_VM_DEATH, "enable VMDeath");
   if (!live) ok = enable(jvmti, JVMTI_EVENT_VM_INIT, "enable VMInit") && ok;
-  if (caps.virtual_thread_starts)
-    sinks.virtual_threads->set_supported(enable(jvmti, event_virtual_thread_start, "enable VirtualThreadStart"));
   if (caps.gc_events) {
     bool gc = enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_START, "enable GarbageCollectionStart") &&
               enable(jvmti, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, "enable GarbageCollectionFinish");

@@ -15,7 +15,6 @@
 #include "collectors/threads/ended_threads.h"
 #include "collectors/threads/pinning_recorder.h"
 #include "collectors/threads/thread_roster.h"
-#include "collectors/threads/virtual_thread_counter.h"
 
 namespace jvmsight {
 
@@ -24,7 +23,6 @@ struct EventSinks {
   ThreadRoster* threads = nullptr;  // ThreadStart: its change counter
   // ThreadEnd, enabled only when set: the ending thread's own CPU time.
   EndedThreadRing* ended_threads = nullptr;
-  VirtualThreadCounter* virtual_threads = nullptr;
   GcPauseRecorder* gc_pauses = nullptr;  // VM stopped: clocks and a ring only
   MonitorContentionRecorder* contention = nullptr;
   PinningRecorder* pinning = nullptr;  // Breakpoint: the pinning probes only

@@ -17,6 +17,9 @@ void ThreadSignal::schedule(AgentThread& thread) {
 void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& caps, CollectorSet& collectors) {
   roster_.set_change_events(change_events);
   if (caps.virtual_threads) census_.resolve(jni);
+  // Without ThreadStart the platform starts are unknown, and so the virtual ones.
+  const bool count_starts = caps.virtual_threads && change_events && options_.virtual_thread_starts &&
+                            virtual_starts_.open(jni, roster_.platform_starts());
   if (options_.thread_pools > 0) {
     // JDK 8 (to 10) looks thread ids up in a list: ThreadCpuReader.
     pools_ =
@@ -24,9 +27,10 @@ void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& ca
                                               static_cast<size_t>(options_.thread_pools), jvmti_major(jvmti_) < 11);
     roster_.set_watcher(pools_.get());
   }
-  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_, native_states(),
+  source_ = std::make_unique<JvmtiThreadSource>(jvmti_, jni, roster_, mx_bean_, census_,
+                                                count_starts ? &virtual_starts_ : nullptr, native_states(),
                                                 pools_ ? &pools_->tally() : nullptr);
-  states_ = std::make_unique<ThreadStateCollector>(*source_, virtual_starts_);
+  states_ = std::make_unique<ThreadStateCollector>(*source_);
   collectors.add("threads", *states_);
   if (pools_) collectors.add("thread_pools", *pools_);
   dumps_ = std::make_unique<ThreadInfoReader>(jni, mx_bean_);

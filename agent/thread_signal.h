@@ -1,7 +1,7 @@
 #pragma once
 // Threads: the one thread list (ThreadRoster, fed by ThreadStart), live
-// virtual threads (VirtualThreadCensus; their starts only with
-// virtual_thread_starts=on) and pinnings, thread states and counts for a
+// virtual threads (VirtualThreadCensus), their starts (VirtualThreadStarts)
+// and pinnings, thread states and counts for a
 // scrape, thread pools (their states from the same walk, their CPU from the
 // background and, with ended_thread_cpu, ThreadEnd), and thread dumps
 // (ThreadMXBean) for /threads and the deadlock reports.
@@ -25,7 +25,7 @@
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/thread_state_collector.h"
 #include "collectors/threads/virtual_thread_census.h"
-#include "collectors/threads/virtual_thread_counter.h"
+#include "collectors/threads/virtual_thread_starts.h"
 #include "options/options.h"
 
 namespace jvmsight {
@@ -36,7 +36,6 @@ class ThreadSignal {
 
   // What the event callbacks feed, from OnLoad on.
   ThreadRoster& roster() { return roster_; }
-  VirtualThreadCounter& virtual_starts() { return virtual_starts_; }
   PinningRecorder& pinning() { return pinning_; }
   EndedThreadRing& ended_threads() { return ended_threads_; }
 
@@ -63,7 +62,7 @@ class ThreadSignal {
   jvmtiEnv* jvmti_;
   const Options& options_;
   ThreadRoster roster_;
-  VirtualThreadCounter virtual_starts_;
+  VirtualThreadStarts virtual_starts_;
   VirtualThreadCensus census_;
   PinningRecorder pinning_;
   PinningCollector pinning_collector_{pinning_};

@@ -63,7 +63,6 @@ all_configs=(
   "floor+vt|-agentpath:{floor}=vt"
   "floor+vtevents|-agentpath:{floor}=vtevents"
   "jvmsight|$js"
-  "jvmsight,virtual_thread_starts=on|$js,virtual_thread_starts=on"
   "jvmsight,pinning=off|$js,pinning=off"
   "floor+caps|-agentpath:{floor}=caps"
   "jvmsight,contention=off|$js,contention=off"

@@ -168,7 +168,7 @@ const OptionSpec option_specs[] = {
     {"pinning", "pinning", "auto, on or off",
      [](std::string_view v, Options& o) { return parse_tristate(v, o.pinning); }},
     {"virtual_thread_starts", "virtual_thread_starts",
-     "on or off; on counts virtual-thread starts, at a cost to every virtual thread (docs/OPTIONS.md)",
+     "on or off; off leaves jvmsight_virtual_threads_started_total out",
      [](std::string_view v, Options& o) { return parse_on_off(v, o.virtual_thread_starts); }},
     {"thread_pools", "thread_pools",
      "a number from 0 to 1000: how many thread pools get their own label (by CPU); 0 turns the pool metrics off",

@@ -71,10 +71,9 @@ struct Options {
   // Breakpoints that count virtual-thread pinnings (21+); auto: unless
   // another native agent (a debugger) may need them (agent/other_agents.h).
   Tristate pinning = Tristate::auto_;
-  // jvmsight_virtual_threads_started_total (21+): VirtualThreadStart needs
-  // can_support_virtual_threads, which makes the JVM report every virtual
-  // thread's mount and unmount to JVM TI (docs/OPTIONS.md: its cost).
-  bool virtual_thread_starts = false;
+  // jvmsight_virtual_threads_started_total (21+), from the JVM's thread ids
+  // at no cost per thread (VirtualThreadStarts).
+  bool virtual_thread_starts = true;
   // Contended entries a second above which the contention events are duty
   // cycled (on one slice in 2^k, counts scaled to the JVM's); 0 = always on.
   int contention_sampling = 1000;

@@ -7,6 +7,7 @@
 #include "collectors/threads/thread_roster.h"
 #include "collectors/threads/thread_source.h"
 #include "collectors/threads/virtual_thread_census.h"
+#include "collectors/threads/virtual_thread_starts.h"
 
 namespace jvmsight {
 
@@ -19,18 +20,24 @@ class JvmtiThreadSource : public ThreadSource {
  public:
   // native_states: ask GetThreadState for the in-native and suspended bits.
   // pools: where the walk also counts each thread's state by pool; may be null.
+  // starts: read against the roster's ThreadStart count; may be null.
   JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx,
-                    const VirtualThreadCensus& census, bool native_states, ThreadPools* pools)
+                    const VirtualThreadCensus& census, VirtualThreadStarts* starts, bool native_states,
+                    ThreadPools* pools)
       : jvmti_(jvmti),
         jni_(jni),
         roster_(roster),
         mx_(mx),
         census_(census),
+        starts_(starts),
         native_states_(native_states),
         pools_(pools) {}
   bool count_states(ThreadStateCounts& out) override;
   std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
   std::optional<uint64_t> live_virtual_threads() override { return census_.live(jni_); }
+  std::optional<uint64_t> virtual_threads_started() override {
+    return starts_ ? starts_->started(roster_.platform_starts()) : std::nullopt;
+  }
 
  private:
   jvmtiEnv* jvmti_;
@@ -38,6 +45,7 @@ class JvmtiThreadSource : public ThreadSource {
   ThreadRoster& roster_;
   ThreadMxBean& mx_;
   const VirtualThreadCensus& census_;
+  VirtualThreadStarts* starts_;
   const bool native_states_;
   ThreadPools* pools_;
 };

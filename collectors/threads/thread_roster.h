@@ -56,6 +56,8 @@ class ThreadRoster {
   // could be seen before that insertion, so the agent could count the change
   // in a listing that lacks the thread, and miss it until the next change.
   void on_thread_start() { changes_.fetch_add(1, std::memory_order_release); }
+  // ThreadStart events so far: platform threads started (VirtualThreadStarts).
+  uint64_t platform_starts() const { return changes_.load(std::memory_order_acquire); }
   // Without ThreadStart events nothing says when the set grew: the list
   // is then taken afresh on every update.
   void set_change_events(bool enabled) { change_events_ = enabled; }

@@ -25,6 +25,9 @@ class ThreadSource {
   // Live virtual threads (JDK 21+); nullopt where the JVM has none or they
   // cannot be counted.
   virtual std::optional<uint64_t> live_virtual_threads() = 0;
+  // Virtual threads started since the agent loaded (JDK 21+); nullopt
+  // where they cannot be counted or the user turned the count off.
+  virtual std::optional<uint64_t> virtual_threads_started() = 0;
 };
 
 }  // namespace jvmsight

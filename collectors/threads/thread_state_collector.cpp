@@ -47,8 +47,8 @@ void ThreadStateCollector::add_virtual_threads(MetricFamilies& out) {
   const std::optional<uint64_t> live = source_.live_virtual_threads();
   add_sample(add_family(out, "jvmsight_virtual_threads_supported"), live ? 1 : 0);
   if (live) add_sample(add_family(out, "jvmsight_virtual_threads_live"), *live);
-  if (virtual_starts_.supported())
-    add_sample(add_family(out, "jvmsight_virtual_threads_started_total"), virtual_starts_.started());
+  if (const std::optional<uint64_t> started = source_.virtual_threads_started())
+    add_sample(add_family(out, "jvmsight_virtual_threads_started_total"), *started);
 }
 
 }  // namespace jvmsight

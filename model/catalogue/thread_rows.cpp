@@ -72,7 +72,7 @@ void add_thread_rows(std::vector<MetricDef>& rows) {  // NOLINT(readability-func
                      "1 if the JVM has virtual threads and jvmsight counts the live ones (JDK 21+), else 0",
                      "threads"));
   rows.push_back(own("jvmsight_virtual_threads_started_total", counter,
-                     "Virtual threads started since the agent loaded (only with virtual_thread_starts=on)", "threads"));
+                     "Virtual threads started since the agent loaded", "threads"));
   rows.push_back(own("jvmsight_virtual_threads_live", gauge,
                      "Live virtual threads, as the JDK's thread containers hold them (jcmd Thread.dump_to_file)",
                      "threads"));

@@ -212,8 +212,6 @@ def jdks():
 def start_jvm(run, name, home, gc_flag, mode, agent, classes, extra_options=""):
     portfile = os.path.join(run.dir, name + ".port")
     options = f"port=0,host=127.0.0.1,portfile={portfile}{extra_options}"
-    if mode == "contended":
-        options += ",virtual_thread_starts=on"  # the dashboard's started/s (opt-in: it costs every virtual thread)
     argv = [os.path.join(home, "bin", "java"), gc_flag, "-Xmx128m", f"-agentpath:{agent}={options}",
             "-cp", classes, "AlertingWorkload", mode]
     p = run.spawn(name, argv, stdin=True)

@@ -79,9 +79,8 @@ std::string mismatches(const std::map<std::string, ServedFamily>& served) {
 // Catalogued families this JVM, with the default options and no OTLP, may
 // rightly leave out.
 bool may_be_absent(const MetricDef& row, const Jdk& jdk) {
-  if (row.collector == "otlp") return true;                               // OTLP is off
-  if (row.name == "jvmsight_gc_concurrent_cycle_seconds") return true;    // ZGC and Shenandoah only (G1 here)
-  if (row.name == "jvmsight_virtual_threads_started_total") return true;  // virtual_thread_starts=on only
+  if (row.collector == "otlp") return true;                             // OTLP is off
+  if (row.name == "jvmsight_gc_concurrent_cycle_seconds") return true;  // ZGC and Shenandoah only (G1 here)
   const bool virtual_threads =
       row.name.rfind("jvmsight_virtual_threads_", 0) == 0 && row.name != "jvmsight_virtual_threads_supported";
   if (virtual_threads || row.collector == "pinning") return jdk.feature < 21;

@@ -205,9 +205,9 @@ TEST(ProfileOptions, OnByDefaultLocalOrOffAndARateInMicroseconds) {
     expect_error(bad, "microseconds from 0 to 1000000");
 }
 
-// Off by default: asking for it costs every virtual thread (OPTIONS.md).
-TEST(ThreadOptions, VirtualThreadStartsOffUnlessAsked) {
-  EXPECT_FALSE(parse_options("").options.virtual_thread_starts);
+// On by default: the count costs nothing per thread (OPTIONS.md).
+TEST(ThreadOptions, VirtualThreadStartsOnUnlessTurnedOff) {
+  EXPECT_TRUE(parse_options("").options.virtual_thread_starts);
   EXPECT_TRUE(parse_options("virtual_thread_starts=on").options.virtual_thread_starts);
   EXPECT_FALSE(parse_options("virtual_thread_starts=off").options.virtual_thread_starts);
   expect_error("virtual_thread_starts=yes", "virtual_thread_starts");

@@ -11,6 +11,7 @@ class FakeThreadSource : public ThreadSource {
   std::vector<bool> daemon;  // per state entry; empty: the daemon flag is unknown
   std::optional<ThreadCounts> mx;
   std::optional<uint64_t> live_virtual;  // nullopt: no virtual threads (before JDK 21)
+  std::optional<uint64_t> started_virtual;
   bool refuse = false;
   bool count_states(ThreadStateCounts& out) override {
     if (refuse) return false;
@@ -20,6 +21,7 @@ class FakeThreadSource : public ThreadSource {
   }
   std::optional<ThreadCounts> counts() override { return mx; }
   std::optional<uint64_t> live_virtual_threads() override { return live_virtual; }
+  std::optional<uint64_t> virtual_threads_started() override { return started_virtual; }
 };
 
 double sample(const MetricFamily& f, const std::string& label_value) {
@@ -35,8 +37,7 @@ TEST(ThreadStateCollector, ExportsClientJavaFamiliesWithAllStates) {
                 JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER,
                 JVMTI_THREAD_STATE_ALIVE | JVMTI_THREAD_STATE_WAITING | JVMTI_THREAD_STATE_WAITING_INDEFINITELY |
                     JVMTI_THREAD_STATE_PARKED};
-  VirtualThreadCounter vt;
-  ThreadStateCollector c(src, vt);
+  ThreadStateCollector c(src);
   MetricFamilies out;
   c.collect(out);
   ASSERT_NE(find_family(out, "jvm_threads_current"), nullptr);
@@ -72,8 +73,7 @@ TEST(ThreadStateCollector, DaemonSplitOfStates) {
   FakeThreadSource src;
   src.states = {blocked, blocked, runnable, runnable, runnable};
   src.daemon = {true, false, true, true, false};
-  VirtualThreadCounter vt;
-  ThreadStateCollector c(src, vt);
+  ThreadStateCollector c(src);
   MetricFamilies out;
   c.collect(out);
   const MetricFamily* by_daemon = find_family(out, "jvmsight_threads_state_by_daemon");
@@ -98,21 +98,19 @@ TEST(ThreadStateCollector, DaemonSplitOfStates) {
   EXPECT_NE(find_family(unknown, "jvm_threads_state"), nullptr);
 }
 
-// Live virtual threads come from the source (the JDK's containers); starts
-// only while the counter is fed (virtual_thread_starts=on).
+// Live and started virtual threads come from the source (the JDK's
+// containers and thread ids); starts only where it can count them.
 TEST(ThreadStateCollector, LiveVirtualThreadsFromTheSourceStartsOnlyWhenCounted) {
   FakeThreadSource src;
   src.live_virtual = 4;
-  VirtualThreadCounter vt;
-  ThreadStateCollector c(src, vt);
+  ThreadStateCollector c(src);
   MetricFamilies out;
   c.collect(out);
   EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_supported")->samples[0].value, 1);
   EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_live")->samples[0].value, 4);
   EXPECT_EQ(find_family(out, "jvmsight_virtual_threads_started_total"), nullptr);
 
-  vt.set_supported(true);
-  for (int i = 0; i < 5; ++i) vt.on_start();
+  src.started_virtual = 5;
   MetricFamilies counted;
   c.collect(counted);
   EXPECT_EQ(find_family(counted, "jvmsight_virtual_threads_started_total")->samples[0].value, 5);
@@ -122,8 +120,7 @@ TEST(ThreadStateCollector, LiveVirtualThreadsFromTheSourceStartsOnlyWhenCounted)
 TEST(ThreadStateCollector, RefusingJvmOmitsFamiliesInsteadOfReportingZeros) {
   FakeThreadSource src;
   src.refuse = true;
-  VirtualThreadCounter vt;
-  ThreadStateCollector c(src, vt);
+  ThreadStateCollector c(src);
   MetricFamilies out;
   c.collect(out);
   EXPECT_EQ(find_family(out, "jvm_threads_state"), nullptr);
