@@ -1,5 +1,6 @@
 #include "agent/contention_signal.h"
 
+#include "common/jvm_calls.h"
 #include "common/log.h"
 
 namespace jvmsight {
@@ -48,8 +49,15 @@ void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& span
                                                    events_.monitor, tagged_classes_.get(), blocked_counts_.get());
   collectors.add("contention", *collector_);
   if (events_.monitor && options_.contention_sampling > 0) {
+    // JDK 21 only: 22 makes its per-thread state lazily (VirtualThreadChurn).
+    if (jvmti_major(jvmti_) == 21 && options_.virtual_thread_churn > 0 && threads.virtual_threads_started()) {
+      event_switch_.set_breakpoints(threads.pinning().supported());
+      churn_ = std::make_unique<VirtualThreadChurn>(static_cast<uint32_t>(options_.virtual_thread_churn),
+                                                    [&threads] { return threads.virtual_threads_started(); });
+    }
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
-        recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_);
+        recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_,
+        churn_.get());
   }
   if (events_.monitor && monitor_stacks())
     mutex_profile_ = std::make_unique<MonitorProfile>(jvmti_, jni, *monitor_stacks_);

@@ -92,6 +92,7 @@ class ContentionSignal {
   std::unique_ptr<JvmBlockedCounts> blocked_counts_;
   std::unique_ptr<TaggedLockClasses> tagged_classes_;  // only when objects can be tagged
   std::unique_ptr<MonitorContentionCollector> collector_;
+  std::unique_ptr<VirtualThreadChurn> churn_;             // JDK 21 with virtual_thread_churn on
   std::unique_ptr<ContentionDutyCycle> duty_cycle_;       // only when contention_sampling is on
   std::unique_ptr<ContendedWaitSpans> wait_spans_;        // only when contended_span_min_ms is on
   std::unique_ptr<MonitorStackRecorder> monitor_stacks_;  // only when profiles are on

@@ -135,7 +135,13 @@ void JNICALL on_monitor_wait(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jlong) 
 
 void JNICALL on_monitor_waited(jvmtiEnv* jvmti, JNIEnv*, jthread, jobject, jboolean) {
   uint64_t stamp = read_stamp(jvmti);
-  if (ThreadStamp::is_wait(stamp)) sinks.contention->record_wait(ThreadStamp::since(stamp, monotonic_ns()));
+  if (!ThreadStamp::is_wait(stamp)) return;
+  const uint64_t now = monotonic_ns();
+  const uint64_t waited = ThreadStamp::since(stamp, now);
+  // Duty cycled (JDK 21, virtual threads started fast): only a wait begun
+  // in this on phase, standing for 2^k.
+  const EventPhase phase = sinks.contention->others_phase();
+  if (phase.usable(waited, now)) sinks.contention->record_wait(waited, phase.weight());
 }
 
 // Breakpoints are set only by the pinning probes (agent/pinning_probes.cpp),
@@ -147,7 +153,7 @@ void JNICALL on_breakpoint(jvmtiEnv* jvmti, JNIEnv*, jthread, jmethodID method, 
   const PinningRecorder::Probe* probe = recorder.probe_at(method, location);
   if (probe == nullptr) return;
   const uint64_t stamp = read_stamp(jvmti);
-  const uint64_t next = recorder.on_probe(*probe, stamp, monotonic_ns());
+  const uint64_t next = recorder.on_probe(*probe, stamp, monotonic_ns(), sinks.contention->others_phase());
   if (next != stamp) jvmti->SetThreadLocalStorage(nullptr, as_storage(next));
 }
 
@@ -176,6 +182,16 @@ bool JvmtiContendedEvents::set_contended_events(bool on) {
   jvmtiEvent second = on ? JVMTI_EVENT_MONITOR_CONTENDED_ENTER : JVMTI_EVENT_MONITOR_CONTENDED_ENTERED;
   return jvmti_->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
          jvmti_->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE;
+}
+
+bool JvmtiContendedEvents::set_other_events(bool on) {
+  jvmtiEventMode mode = on ? JVMTI_ENABLE : JVMTI_DISABLE;
+  // Waited before Wait when enabling, after it when disabling, as above.
+  jvmtiEvent first = on ? JVMTI_EVENT_MONITOR_WAITED : JVMTI_EVENT_MONITOR_WAIT;
+  jvmtiEvent second = on ? JVMTI_EVENT_MONITOR_WAIT : JVMTI_EVENT_MONITOR_WAITED;
+  return jvmti_->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
+         jvmti_->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE &&
+         (!breakpoints_ || jvmti_->SetEventNotificationMode(mode, JVMTI_EVENT_BREAKPOINT, nullptr) == JVMTI_ERROR_NONE);
 }
 
 bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& to, const Capabilities& caps, bool live,

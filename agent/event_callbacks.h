@@ -49,14 +49,19 @@ bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& sinks, const Cap
                              bool want_contention, EnabledEvents& enabled);
 
 // Agent thread: MonitorContendedEnter/Entered on or off, for the
-// contention duty cycle.
+// contention duty cycle, and on JDK 21 the other thread-filterable events
+// with them (MonitorWait/Waited, and Breakpoint once the pinning probes
+// are set).
 class JvmtiContendedEvents : public ContendedEventSwitch {
  public:
   explicit JvmtiContendedEvents(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
   bool set_contended_events(bool on) override;
+  bool set_other_events(bool on) override;
+  void set_breakpoints(bool set) { breakpoints_ = set; }
 
  private:
   jvmtiEnv* jvmti_;
+  bool breakpoints_ = false;
 };
 
 }  // namespace jvmsight

@@ -18,8 +18,8 @@ void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& ca
   roster_.set_change_events(change_events);
   if (caps.virtual_threads) census_.resolve(jni);
   // Without ThreadStart the platform starts are unknown, and so the virtual ones.
-  const bool count_starts = caps.virtual_threads && change_events && options_.virtual_thread_starts &&
-                            virtual_starts_.open(jni, roster_.platform_starts());
+  if (caps.virtual_threads && change_events) virtual_starts_.open(jni, roster_.platform_starts());
+  const bool count_starts = virtual_starts_.available() && options_.virtual_thread_starts;
   if (options_.thread_pools > 0) {
     // JDK 8 (to 10) looks thread ids up in a list: ThreadCpuReader.
     pools_ =

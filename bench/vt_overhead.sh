@@ -64,6 +64,7 @@ all_configs=(
   "floor+vtevents|-agentpath:{floor}=vtevents"
   "jvmsight|$js"
   "jvmsight,pinning=off|$js,pinning=off"
+  "jvmsight,virtual_thread_churn=off|$js,virtual_thread_churn=off"
   "floor+caps|-agentpath:{floor}=caps"
   "jvmsight,contention=off|$js,contention=off"
   "jvmsight,deadlock_check_ms=0|$js,deadlock_check_ms=0"

@@ -1,13 +1,11 @@
 #include "options/options.h"
 
-#include <arpa/inet.h>
-
-#include <charconv>
 #include <set>
 #include <vector>
 
 #include "exporters/http/tls_settings.h"
 #include "options/near_miss.h"
+#include "options/option_values.h"
 
 namespace jvmsight {
 namespace {
@@ -22,75 +20,11 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
-bool parse_port(std::string_view v, int& out) {
-  int value = -1;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-  if (ec != std::errc() || end != v.data() + v.size() || value < 0 || value > 65535) return false;
-  out = value;
-  return true;
-}
-
-bool parse_host(std::string_view v, std::string& out) {
-  if (v == "localhost") {
-    out = "127.0.0.1";
-    return true;
-  }
-  std::string s(v);
-  if (s.size() > 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
-  unsigned char buf[sizeof(struct in6_addr)];
-  if (inet_pton(AF_INET, s.c_str(), buf) == 1 || inet_pton(AF_INET6, s.c_str(), buf) == 1) {
-    out = s;
-    return true;
-  }
-  return false;
-}
-
-// Milliseconds, decimals allowed (0.5 = 500 us), up to an hour.
-bool parse_span_min_ms(std::string_view v, int64_t& out_ns) {
-  double ms = -1;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), ms, std::chars_format::fixed);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(ms >= 0) || ms > 3600000) return false;
-  out_ns = static_cast<int64_t>(ms * 1e6 + 0.5);
-  return true;
-}
-
-bool parse_tristate(std::string_view v, Tristate& out) {
-  if (v == "auto")
-    out = Tristate::auto_;
-  else if (v == "on")
-    out = Tristate::on;
-  else if (v == "off")
-    out = Tristate::off;
-  else
-    return false;
-  return true;
-}
-
-bool parse_audience(std::string_view v, Details& out) {
-  const bool known = v == "local" || v == "on" || v == "off";
-  if (known) out = v == "local" ? Details::local : v == "on" ? Details::on : Details::off;
-  return known;
-}
-
 // jcmd passes the argument with its quotes when the user wrote '"a=b,c=d"'.
 std::string_view strip_quotes(std::string_view s) {
   if (s.size() >= 2 && ((s.front() == '"' && s.back() == '"') || (s.front() == '\'' && s.back() == '\'')))
     return s.substr(1, s.size() - 2);
   return s;
-}
-
-bool parse_int(std::string_view v, int min, int max, int& out) {
-  int value = 0;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || value < min || value > max) return false;
-  out = value;
-  return true;
-}
-
-bool parse_on_off(std::string_view v, bool& out) {
-  if (v != "on" && v != "off") return false;
-  out = v == "on";
-  return true;
 }
 
 // One row per option key: what a bad value is called in the error, what is
@@ -142,13 +76,11 @@ const OptionSpec option_specs[] = {
     {"contention_sampling", "contention_sampling",
      "a rate from 100 to 10000000 contended entries a second above which the contention events are on only "
      "part of the time, or off to keep them always on",
-     [](std::string_view v, Options& o) {
-       if (v == "off") {
-         o.contention_sampling = 0;
-         return true;
-       }
-       return parse_int(v, 100, 10'000'000, o.contention_sampling);
-     }},
+     [](std::string_view v, Options& o) { return parse_rate_or_off(v, o.contention_sampling); }},
+    {"virtual_thread_churn", "virtual_thread_churn",
+     "a rate from 100 to 10000000 virtual-thread starts a second above which, on JDK 21, the monitor events and "
+     "the pinning probes are on only part of the time, or off to keep them always on",
+     [](std::string_view v, Options& o) { return parse_rate_or_off(v, o.virtual_thread_churn); }},
     {"contended_span_min_ms", "contended_span_min_ms",
      "milliseconds from 0 to 3600000, decimals allowed, e.g. 50 or 0.5; 0 records no contended wait as a span",
      [](std::string_view v, Options& o) { return parse_span_min_ms(v, o.contended_span_min_ns); }},

@@ -77,6 +77,10 @@ struct Options {
   // Contended entries a second above which the contention events are duty
   // cycled (on one slice in 2^k, counts scaled to the JVM's); 0 = always on.
   int contention_sampling = 1000;
+  // JDK 21: virtual-thread starts a second above which the monitor events
+  // and the pinning probes are duty cycled with the contention events
+  // (VirtualThreadChurn); 0 = never.
+  int virtual_thread_churn = 1000;
   // Contended waits at least this long become span records; 0: none.
   int64_t contended_span_min_ns = 100'000'000;
   ClientJavaNames client_java_names = ClientJavaNames::both;

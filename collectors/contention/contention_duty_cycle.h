@@ -7,11 +7,17 @@
 // (and the callbacks). Totals stay exact: each cycle's end flushes the
 // collector, which scales what the events saw to the JVM's own count
 // (MonitorContentionCollector::flush_scaled), and that count sets the next k.
+// On JDK 21 virtual threads started fast set a lowest k too
+// (VirtualThreadChurn), and then the wait and Breakpoint events are cycled
+// with the contended ones: there any thread-filterable event enabled costs
+// every virtual thread's start. Waits and pinnings seen in an on phase then
+// stand for 2^k each (EventPhase).
 #include <chrono>
 
 #include "collectors/contention/contention_sampler.h"
 #include "collectors/contention/monitor_contention_collector.h"
 #include "collectors/contention/monitor_contention_recorder.h"
+#include "collectors/contention/virtual_thread_churn.h"
 
 namespace jvmsight {
 
@@ -22,6 +28,8 @@ class ContendedEventSwitch {
   virtual ~ContendedEventSwitch() = default;
   // False if the JVM refused.
   virtual bool set_contended_events(bool on) = 0;
+  // The other thread-filterable events: MonitorWait/Waited and Breakpoint.
+  virtual bool set_other_events(bool on) = 0;
 };
 
 class ContentionDutyCycle {
@@ -34,29 +42,36 @@ class ContentionDutyCycle {
   // While always on, the rate is checked every this many slices (1 s).
   static constexpr uint32_t rate_slices = 4;
 
+  // churn: null where virtual threads cost nothing per event (not JDK 21).
   ContentionDutyCycle(MonitorContentionRecorder& recorder, MonitorContentionCollector& collector,
-                      ContentionSampler sampler, ContendedEventSwitch& events)
-      : recorder_(recorder), collector_(collector), sampler_(sampler), events_(events) {}
+                      ContentionSampler sampler, ContendedEventSwitch& events, VirtualThreadChurn* churn = nullptr)
+      : recorder_(recorder), collector_(collector), sampler_(sampler), events_(events), churn_(churn) {}
 
   // Every slice (agent thread). now: for tests.
   void tick(Clock::time_point now = Clock::now());
   bool events_on() const { return on_; }
+  // Whether the wait and Breakpoint events are cycled too.
+  bool others_cycled() const { return others_cycled_; }
   // Whether the events were off at any time since the last call: new
   // blocking may then have gone unseen (the deadlock check's shortcut).
   bool blind_since_last_asked();
 
  private:
   void switch_events(bool on);
+  uint32_t churn_shift(Clock::time_point now) { return churn_ ? churn_->shift(now) : 0; }
 
   MonitorContentionRecorder& recorder_;
   MonitorContentionCollector& collector_;
   ContentionSampler sampler_;
   ContendedEventSwitch& events_;
+  VirtualThreadChurn* churn_;
   uint32_t shift_ = 0;
   uint32_t slice_ = 0;  // slices since the cycle (or, always on, the rate check) began
   bool on_ = true;
   bool blind_ = false;
   bool refused_ = false;
+  bool others_cycled_ = false;  // this cycle turns the other events off after its first slice
+  bool others_off_ = false;
   Clock::time_point since_{};  // when the current cycle or rate check began
 };
 

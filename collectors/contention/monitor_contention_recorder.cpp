@@ -6,7 +6,7 @@
 
 namespace jvmsight {
 
-void WaitHistogram::record(uint64_t ns) {
+void WaitHistogram::record(uint64_t ns, uint64_t weight) {
   // Bounds in ns, compared as integers: no floating point on the hot path.
   static constexpr std::array<uint64_t, wait_bucket_count> bounds_ns = {
       10'000,     100'000,     500'000,     1'000'000,     5'000'000,     10'000'000,
@@ -15,8 +15,8 @@ void WaitHistogram::record(uint64_t ns) {
   while (b < wait_bucket_count && ns > bounds_ns[b]) ++b;
   // Two atomic adds per event (the count is the sum of the buckets): hot
   // locks put every contending thread on the same cache lines.
-  buckets[b].fetch_add(1, std::memory_order_relaxed);
-  sum_ns.fetch_add(ns, std::memory_order_relaxed);
+  buckets[b].fetch_add(weight, std::memory_order_relaxed);
+  sum_ns.fetch_add(ns * weight, std::memory_order_relaxed);
 }
 
 void WaitTotals::add(const WaitTotals& o) {
@@ -87,6 +87,18 @@ void MonitorContentionRecorder::record_contended(uint32_t slot, uint64_t wait_ns
 void MonitorContentionRecorder::start_phase(uint64_t now_ns) {
   phase_start_ns_.store(now_ns, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
+}
+
+// The same fences as start_phase and stamp_usable, for the same reason.
+void MonitorContentionRecorder::start_others(uint64_t now_ns, uint32_t shift) {
+  others_shift_.store(shift, std::memory_order_relaxed);
+  others_since_ns_.store(now_ns, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+}
+
+EventPhase MonitorContentionRecorder::others_phase() const {
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return {others_since_ns_.load(std::memory_order_relaxed), others_shift_.load(std::memory_order_relaxed)};
 }
 
 bool MonitorContentionRecorder::stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const {

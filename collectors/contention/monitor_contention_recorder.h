@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "collectors/contention/contended_wait_ring.h"
+#include "collectors/event_phase.h"
 #include "common/clock.h"
 
 namespace jvmsight {
@@ -28,7 +29,8 @@ inline constexpr std::array<double, wait_bucket_count> wait_bounds_seconds = {
 struct WaitHistogram {
   std::atomic<uint64_t> sum_ns;
   std::array<std::atomic<uint64_t>, wait_bucket_count + 1> buckets;
-  void record(uint64_t ns);
+  // weight: how many waits this one stands for (duty cycled: 2^k).
+  void record(uint64_t ns, uint64_t weight = 1);
 };
 static_assert(std::is_trivially_default_constructible_v<WaitHistogram>);
 
@@ -63,7 +65,8 @@ class MonitorContentionRecorder {
   // cost lengthens every critical section the lock's waiters queue behind).
   SlotRef slot_of(int32_t identity_hash);
   void record_contended(uint32_t slot, uint64_t wait_ns);
-  void record_wait(uint64_t wait_ns) { waits_.record(wait_ns); }
+  // weight: see EventPhase (2^k while the wait events are duty cycled).
+  void record_wait(uint64_t wait_ns, uint64_t weight) { waits_.record(wait_ns, weight); }
   void record_untimed() { untimed_.fetch_add(1, std::memory_order_relaxed); }
 
   // Long contended waits, kept one by one for spans (contended_span_min_ms;
@@ -94,11 +97,19 @@ class MonitorContentionRecorder {
   uint32_t duty_shift() const { return duty_shift_.load(std::memory_order_relaxed); }
   void set_duty_shift(uint32_t shift) { duty_shift_.store(shift, std::memory_order_relaxed); }
   void start_phase(uint64_t now_ns);
+  // The same for the other thread-filterable events (MonitorWait/Waited,
+  // the pinning probes), cycled with the contended ones only on JDK 21
+  // while virtual threads start fast: before they are enabled again, or
+  // when their weight changes. From then on a wait or pinning stands for
+  // 2^shift, and one begun before is refused: it may have lost its end.
+  void start_others(uint64_t now_ns, uint32_t shift);
   // Whether MonitorContendedEntered may use this enter stamp: only one
   // written since the events were last enabled. The stamp is left in place
   // after use (the next Enter overwrites it, one JVM TI call less per
   // event); an Entered whose Enter fell in an off phase finds an older one.
   bool stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const;
+  // For MonitorWaited and the pinning probes: the phase they are in.
+  EventPhase others_phase() const;
 
   // Set by every MonitorContendedEnter (every new blocking on a monitor
   // starts there, while the events are on); taken by the deadlock check, which reuses
@@ -143,6 +154,8 @@ class MonitorContentionRecorder {
   // a setting read alone: relaxed. phase_start_ns_: see start_phase.
   alignas(64) std::atomic<uint64_t> phase_start_ns_{0};
   std::atomic<uint32_t> duty_shift_{0};
+  std::atomic<uint64_t> others_since_ns_{0};  // 0: never turned off, every start usable
+  std::atomic<uint32_t> others_shift_{0};
   uint64_t long_wait_ns_ = UINT64_MAX;  // set before the events are enabled
   std::atomic<bool> blocked_anew_{false};
   ContendedWaitRing long_waits_;

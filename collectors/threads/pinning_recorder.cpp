@@ -17,16 +17,19 @@ const PinningRecorder::Probe* PinningRecorder::probe_at(const void* method, int6
   return nullptr;
 }
 
-uint64_t PinningRecorder::on_probe(const Probe& probe, uint64_t stamp, uint64_t now_ns) {
+uint64_t PinningRecorder::on_probe(const Probe& probe, uint64_t stamp, uint64_t now_ns, EventPhase phase) {
   if (probe.action == Action::park_start) return PinStamp::start(now_ns);
   // A park that began before the probes were set has no start: not counted.
   if (!PinStamp::is_start(stamp)) return stamp;
   const uint64_t ns = PinStamp::since(stamp, now_ns);
+  // Cycled, a start from an earlier on phase: its park straddled an off
+  // phase, or its end fell in one and this stamp was left behind.
+  if (!phase.usable(ns, now_ns)) return 0;
   const double seconds = static_cast<double>(ns) / 1e9;
   // Prometheus buckets are "less than or equal": a value on a bound belongs to it.
   auto it = std::lower_bound(upper_bounds.begin(), upper_bounds.end(), seconds);
-  buckets_[static_cast<size_t>(it - upper_bounds.begin())].fetch_add(1, std::memory_order_relaxed);
-  sum_ns_.fetch_add(ns, std::memory_order_relaxed);
+  buckets_[static_cast<size_t>(it - upper_bounds.begin())].fetch_add(phase.weight(), std::memory_order_relaxed);
+  sum_ns_.fetch_add(ns * phase.weight(), std::memory_order_relaxed);
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "collectors/event_phase.h"
 #include "model/telemetry.h"
 
 namespace jvmsight {
@@ -52,8 +53,10 @@ class PinningRecorder {
   // Breakpoint callback: null if the location is not one of ours.
   const Probe* probe_at(const void* method, int64_t location) const;
   // The thread-local word after a probe fired, given the word before it;
-  // records a finished pinning.
-  uint64_t on_probe(const Probe& probe, uint64_t stamp, uint64_t now_ns);
+  // records a finished pinning, as 2^k of them while the Breakpoint event
+  // is duty cycled (phase: JDK 21 with virtual threads started fast), and
+  // only if its start is from the same on phase.
+  uint64_t on_probe(const Probe& probe, uint64_t stamp, uint64_t now_ns, EventPhase phase = {});
 
   // Agent thread.
   bool supported() const { return supported_.load(std::memory_order_acquire); }

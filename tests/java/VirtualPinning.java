@@ -13,6 +13,10 @@ import java.util.List;
  * method: a native frame on the stack pins on every JDK so far.
  * Each prints "DONE pinned=N" when its threads have ended. What pinned is
  * JFR's to say: the test runs this with jdk.VirtualThreadPinned on.
+ * "churn S MS": for S seconds one virtual thread pins again and again
+ * (sleeps MS inside synchronized) while a platform thread starts empty
+ * virtual threads as fast as it can, 1,000 at a time; prints
+ * "CHURNED pinned=P started=V", P counted by the pinning thread itself.
  * Compiled for release 8, so virtual threads are reached by reflection.
  */
 public class VirtualPinning {
@@ -71,13 +75,39 @@ public class VirtualPinning {
         System.out.println("DONE pinned=" + n);
     }
 
+    static void churn(long seconds) throws Exception {
+        Method startVirtual = Thread.class.getMethod("startVirtualThread", Runnable.class);
+        final long end = System.nanoTime() + seconds * 1_000_000_000L;
+        final long[] pinned = new long[1];
+        final Object lock = new Object();
+        Thread pinner = (Thread) startVirtual.invoke(null, (Runnable) () -> {
+            while (System.nanoTime() < end) {
+                synchronized (lock) {
+                    try { Thread.sleep(sleepMs); } catch (InterruptedException e) { }
+                }
+                pinned[0]++;
+            }
+        });
+        long started = 0;
+        Runnable empty = () -> { };
+        Thread[] batch = new Thread[1000];
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < batch.length; i++) batch[i] = (Thread) startVirtual.invoke(null, empty);
+            for (Thread t : batch) t.join();
+            started += batch.length;
+        }
+        pinner.join();
+        System.out.println("CHURNED pinned=" + pinned[0] + " started=" + started);
+    }
+
     public static void main(String[] args) throws Exception {
         System.out.println("READY");
         System.out.flush();
         GroundTruth.serveCommands(line -> {
             String[] w = line.split(" ");
             sleepMs = Long.parseLong(w[2]);
-            pin(w[0], Integer.parseInt(w[1]));
+            if (w[0].equals("churn")) churn(Long.parseLong(w[1]));
+            else pin(w[0], Integer.parseInt(w[1]));
         });
         System.exit(0);
     }

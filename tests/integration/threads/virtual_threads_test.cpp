@@ -59,5 +59,42 @@ TEST_P(VirtualThreads, StartsLeftOutWhenTurnedOff) {
   EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
 }
 
+// Virtual threads started by the hundred thousand a second while one pins
+// again and again. JDK 21 (where every thread-filterable event enabled costs
+// each virtual thread's start): above virtual_thread_churn the monitor
+// events and the pinning probes go on and off together, and the pinnings
+// seen in the on phases, scaled, estimate the fixture's own count (within
+// 0.5-2x). JDK 25 (no such cost): nothing cycles, every pinning counted.
+// The bound is set low (20,000 a second) so that the cycles are short and
+// an 8-second run has several on phases. Three carriers: with two, one
+// pinned, JDK 21's scheduler started 1,000-300,000 a second from run to run.
+// (On 25 a sleep inside synchronized no longer pins, JEP 491: there the
+// check is that nothing cycles.)
+class VirtualChurnCycle : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(VirtualChurnCycle, all_jdks().from(21));
+
+TEST_P(VirtualChurnCycle, PinningsEstimatedWhileVirtualThreadsStartFast) {
+  const Jdk& jdk = GetParam();
+  AgentJvm jvm(jdk, "VirtualPinning", {}, "virtual_thread_churn=20000", {"-Djdk.virtualThreadScheduler.parallelism=3"});
+  ASSERT_GT(jvm.port, 0);
+  const double before = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1);
+  ASSERT_GE(before, 0);
+  jvm.process->send("churn 8 1");
+  auto line = jvm.process->wait_for_line("CHURNED ", 60s);
+  ASSERT_TRUE(line) << jvm.process->err();
+  auto truth = parse_report(*line);
+  ASSERT_GT(truth["pinned"], 1000) << *line;
+  ASSERT_GT(truth["started"], 8 * 100'000) << "not fast enough to need cycling: " << *line;
+  const double pinned = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1) - before;
+  const bool cycled = jvm.process->err().find("virtual threads start at about") != std::string::npos;
+  if (jdk.feature == 21) {
+    EXPECT_TRUE(cycled) << *line << "\n" << jvm.process->err();
+    EXPECT_GE(pinned, 0.5 * truth["pinned"]) << *line;
+    EXPECT_LE(pinned, 2.0 * truth["pinned"]) << *line;
+  } else {
+    EXPECT_FALSE(cycled) << jvm.process->err();
+  }
+}
+
 }  // namespace
 }  // namespace jvmsight::test

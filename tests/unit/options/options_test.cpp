@@ -213,6 +213,16 @@ TEST(ThreadOptions, VirtualThreadStartsOnUnlessTurnedOff) {
   expect_error("virtual_thread_starts=yes", "virtual_thread_starts");
 }
 
+TEST(ThreadOptions, VirtualThreadChurnIsARateOrOff) {
+  EXPECT_EQ(parse_options("").options.virtual_thread_churn, 1000);
+  EXPECT_EQ(parse_options("virtual_thread_churn=off").options.virtual_thread_churn, 0);
+  EXPECT_EQ(parse_options("virtual_thread_churn=100").options.virtual_thread_churn, 100);
+  EXPECT_EQ(parse_options("virtual_thread_churn=10000000").options.virtual_thread_churn, 10'000'000);
+  for (const char* bad : {"virtual_thread_churn=99", "virtual_thread_churn=0", "virtual_thread_churn=on",
+                          "virtual_thread_churn=10000001", "virtual_thread_churn="})
+    expect_error(bad, "virtual-thread starts a second");
+}
+
 TEST(ThreadOptions, ThreadPoolsIsACapOrOff) {
   EXPECT_EQ(parse_options("").options.thread_pools, 50);
   EXPECT_EQ(parse_options("thread_pools=200").options.thread_pools, 200);

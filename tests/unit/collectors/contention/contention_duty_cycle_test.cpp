@@ -80,5 +80,83 @@ TEST(ContentionDutyCycle, StartsEachOnPhaseSoOlderStampsAreRefused) {
   EXPECT_FALSE(c.recorder.stamp_usable(old_stamp, monotonic_ns()));
 }
 
+// JDK 21 with virtual threads started fast: the start rate alone sets k,
+// the wait and Breakpoint events go on and off with the contended ones,
+// waits and pinnings of an on phase stand for 2^k, and once the starts slow
+// down everything is back on for good.
+struct ChurnCycle {
+  MonitorContentionRecorder recorder;
+  test::FixedClasses classes{{{1, "A"}}};
+  test::ScriptedEntryCount jvm;
+  test::RecordedSwitch events;
+  MonitorContentionCollector collector{recorder, 5, true, &classes, &jvm};
+  uint64_t started = 0;
+  VirtualThreadChurn churn{1000, [this] { return std::optional<uint64_t>(started); }};
+  ContentionDutyCycle duty{recorder, collector, ContentionSampler(1000), events, &churn};
+  Clock::time_point now = Clock::now();
+  // One slice, in which starts_per_second virtual threads a second started.
+  void tick(uint64_t starts_per_second) {
+    started += starts_per_second / 4;
+    now += ContentionDutyCycle::slice;
+    duty.tick(now);
+  }
+};
+
+TEST(ContentionDutyCycle, VirtualThreadChurnCyclesEveryThreadFilterableEvent) {
+  ChurnCycle c;
+  c.tick(0);
+  for (uint32_t i = 0; i < ContentionDutyCycle::rate_slices; ++i) c.tick(200'000);
+  // No contention, 200,000 starts a second over a bound of 1,000: the
+  // highest k, 5 (on 1/32 of the time).
+  EXPECT_EQ(c.recorder.duty_shift(), ContentionSampler::max_shift);
+  EXPECT_TRUE(c.duty.others_cycled());
+  EXPECT_EQ(c.recorder.others_phase().shift, ContentionSampler::max_shift);
+  c.tick(200'000);
+  EXPECT_EQ(c.events.switched, std::vector<bool>{false});
+  EXPECT_EQ(c.events.others, std::vector<bool>{false});
+  while (c.events.switched.size() < 2) c.tick(200'000);
+  EXPECT_EQ(c.events.others, (std::vector<bool>{false, true})) << "back on with the contended ones";
+  // A wait or pinning begun before this on phase is refused; one within it counts 32 times.
+  const EventPhase phase = c.recorder.others_phase();
+  const uint64_t now = monotonic_ns();
+  EXPECT_TRUE(phase.usable(0, now));
+  EXPECT_FALSE(phase.usable(now - phase.start_ns + 1, now));
+  EXPECT_EQ(phase.weight(), 32u);
+  c.recorder.record_wait(1'000, phase.weight());
+  EXPECT_EQ(c.recorder.waits().count, 32u);
+  EXPECT_EQ(c.recorder.waits().sum_ns, 32'000u);
+
+  // The starts stop: k steps down one cycle at a time, the others stay on.
+  for (int i = 0; i < 200 && c.recorder.duty_shift() > 0; ++i) c.tick(0);
+  EXPECT_EQ(c.recorder.duty_shift(), 0u);
+  EXPECT_FALSE(c.duty.others_cycled());
+  EXPECT_TRUE(c.duty.events_on());
+  ASSERT_FALSE(c.events.others.empty());
+  EXPECT_TRUE(c.events.others.back());
+  const EventPhase after = c.recorder.others_phase();
+  EXPECT_EQ(after.shift, 0u);
+  EXPECT_EQ(after.weight(), 1u);
+  // Still refused: a start from before the events were last turned on.
+  const uint64_t later = monotonic_ns();
+  EXPECT_FALSE(after.usable(later - after.start_ns + 1, later));
+  EXPECT_TRUE(after.usable(0, later));
+}
+
+// Below the bound nothing is cycled for churn, and contention alone never
+// touches the other events.
+TEST(ContentionDutyCycle, ContentionAloneLeavesTheOtherEventsOn) {
+  ChurnCycle c;
+  c.tick(0);
+  contend(c.recorder, 1, 1'000, 10'000);
+  for (uint32_t i = 0; i < ContentionDutyCycle::rate_slices; ++i) c.tick(500);
+  EXPECT_EQ(c.recorder.duty_shift(), 4u);
+  EXPECT_FALSE(c.duty.others_cycled());
+  for (int i = 0; i < 40; ++i) c.tick(500);
+  EXPECT_FALSE(c.events.switched.empty());
+  EXPECT_TRUE(c.events.others.empty());
+  EXPECT_EQ(c.recorder.others_phase().shift, 0u);
+  EXPECT_EQ(c.recorder.others_phase().start_ns, 0u) << "never turned off: every start usable";
+}
+
 }  // namespace
 }  // namespace jvmsight

@@ -40,7 +40,12 @@ struct RecordedSwitch : ContendedEventSwitch {
     switched.push_back(on);
     return !refuse;
   }
+  bool set_other_events(bool on) override {
+    others.push_back(on);
+    return !refuse;
+  }
   std::vector<bool> switched;
+  std::vector<bool> others;  // MonitorWait/Waited and Breakpoint
   bool refuse = false;
 };
 

@@ -75,6 +75,22 @@ TEST(PinningRecorder, AParkWithoutItsStartIsNotCounted) {
   EXPECT_NEAR(p.recorder.histogram().sum, 300e-9, 1e-15);
 }
 
+// Duty cycled (JDK 21, virtual threads started fast): a pinning begun in
+// this on phase stands for 2^k; one begun before it (its park straddled an
+// off phase, or its end fell in one and left its start behind) is dropped.
+TEST(PinningRecorder, CycledAParkOfThisPhaseCountsTwoToTheK) {
+  Probed p;
+  const EventPhase phase{1'000, 3};
+  uint64_t word = p.recorder.on_probe(*p.start, 0, 1'500, phase);
+  EXPECT_EQ(p.recorder.on_probe(*p.end, word, 2'000, phase), 0u);
+  HistogramValue h = p.recorder.histogram();
+  EXPECT_EQ(h.count, 8u);
+  EXPECT_NEAR(h.sum, 8 * 500e-9, 1e-15);
+  word = p.recorder.on_probe(*p.start, 0, 900, phase);  // before the phase began
+  EXPECT_EQ(p.recorder.on_probe(*p.end, word, 2'000, phase), 0u) << "the stale start is cleared";
+  EXPECT_EQ(p.recorder.histogram().count, 8u);
+}
+
 TEST(PinningRecorder, TableHasARoom) {
   PinningRecorder r;
   static const int m = 0;
