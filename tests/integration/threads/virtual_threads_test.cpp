@@ -34,8 +34,11 @@ long jcmd_virtual_threads(const Jdk& jdk, pid_t pid, const TempDir& dir) {
 // thread-per-task executor (a container of its own), by default without
 // JVM TI's virtual-thread support: equal to the fixture's own count and to
 // the JDK's thread dump; and their starts, from the JVM's thread ids, the
-// fixture's count of starts (VirtualThreadStarts: a thread the JVM makes
-// for itself without a ThreadStart, a compiler thread, may add one).
+// fixture's count of starts give or take two (VirtualThreadStarts: a
+// thread the JVM makes for itself without a ThreadStart, a compiler
+// thread, adds one; a platform thread made before the agent took its
+// baseline and started after, as the fixture's carriers can be, takes one
+// away).
 TEST_P(VirtualThreads, LiveCountEqualsTheFixturesAndTheThreadDumps) {
   const Jdk& jdk = GetParam();
   AgentJvm jvm(jdk, "VirtualThreads", {"50", "30", "20"});
@@ -46,7 +49,7 @@ TEST_P(VirtualThreads, LiveCountEqualsTheFixturesAndTheThreadDumps) {
   EXPECT_EQ(s.value("jvmsight_virtual_threads_live"), truth["alive"]);
   EXPECT_EQ(jcmd_virtual_threads(jdk, jvm.process->pid(), jvm.dir), truth["alive"]);
   const double started = s.value("jvmsight_virtual_threads_started_total").value_or(-1);
-  EXPECT_GE(started, truth["started"]);
+  EXPECT_GE(started, truth["started"] - 2);
   EXPECT_LE(started, truth["started"] + 2);
 }
 
