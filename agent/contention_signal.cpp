@@ -50,10 +50,11 @@ void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& span
   collectors.add("contention", *collector_);
   if (events_.monitor && options_.contention_sampling > 0) {
     // JDK 21 only: 22 makes its per-thread state lazily (VirtualThreadChurn).
-    if (jvmti_major(jvmti_) == 21 && options_.virtual_thread_churn > 0 && threads.virtual_threads_started()) {
+    VirtualThreadStarts* starts = threads.virtual_starts();
+    if (jvmti_major(jvmti_) == 21 && options_.virtual_thread_churn > 0 && starts != nullptr) {
       event_switch_.set_breakpoints(threads.pinning().supported());
       churn_ = std::make_unique<VirtualThreadChurn>(static_cast<uint32_t>(options_.virtual_thread_churn),
-                                                    [&threads] { return threads.virtual_threads_started(); });
+                                                    [starts] { return starts->started(); });
     }
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
         recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_,

@@ -18,7 +18,7 @@ void ThreadSignal::build(JNIEnv* jni, bool change_events, const Capabilities& ca
   roster_.set_change_events(change_events);
   if (caps.virtual_threads) census_.resolve(jni);
   // Without ThreadStart the platform starts are unknown, and so the virtual ones.
-  if (caps.virtual_threads && change_events) virtual_starts_.open(jni, roster_.platform_starts());
+  if (caps.virtual_threads && change_events) virtual_starts_.open(jni, roster_);
   const bool count_starts = virtual_starts_.available() && options_.virtual_thread_starts;
   if (options_.thread_pools > 0) {
     // JDK 8 (to 10) looks thread ids up in a list: ThreadCpuReader.

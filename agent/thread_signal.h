@@ -52,11 +52,9 @@ class ThreadSignal {
   ThreadInfoReader& dumps() { return *dumps_; }
   // Live virtual threads; available() only on JDK 21+.
   const VirtualThreadCensus& virtual_census() const { return census_; }
-  // Virtual threads started so far (agent thread); nullopt before 21 or
+  // Virtual threads started so far (agent thread); null before 21 or
   // without ThreadStart events.
-  std::optional<uint64_t> virtual_threads_started() {
-    return virtual_starts_.available() ? virtual_starts_.started(roster_.platform_starts()) : std::nullopt;
-  }
+  VirtualThreadStarts* virtual_starts() { return virtual_starts_.available() ? &virtual_starts_ : nullptr; }
   // /threads: every platform thread with its stack; nullopt if not built or refused.
   std::optional<std::vector<ThreadRecord>> dump_all() { return dumps_ ? dumps_->dump_all() : std::nullopt; }
 

@@ -12,9 +12,15 @@ namespace jvmsight {
 struct EventPhase {
   uint64_t start_ns = 0;
   uint32_t shift = 0;
+  // Whether something that began `elapsed` ns before now began at or after
+  // since_ns. since_ns > now: the events were enabled again after the
+  // callback read its clock, so it began in an earlier phase.
+  static bool began_since(uint64_t since_ns, uint64_t elapsed, uint64_t now_ns) {
+    return since_ns <= now_ns && elapsed <= now_ns - since_ns;
+  }
   // A start `elapsed` ns before now.
   bool usable(uint64_t elapsed, uint64_t now_ns) const {
-    return start_ns == 0 || (start_ns <= now_ns && elapsed <= now_ns - start_ns);
+    return start_ns == 0 || began_since(start_ns, elapsed, now_ns);
   }
   uint64_t weight() const { return uint64_t{1} << shift; }
 };

@@ -103,10 +103,8 @@ EventPhase MonitorContentionRecorder::others_phase() const {
 
 bool MonitorContentionRecorder::stamp_usable(uint64_t enter_stamp, uint64_t now_ns) const {
   std::atomic_thread_fence(std::memory_order_acquire);
-  uint64_t phase_start = phase_start_ns_.load(std::memory_order_relaxed);
-  // phase_start > now: the events were enabled again after this callback
-  // read its clock, so its stamp is from an earlier phase.
-  return phase_start <= now_ns && ThreadStamp::since(enter_stamp, now_ns) <= now_ns - phase_start;
+  const uint64_t phase_start = phase_start_ns_.load(std::memory_order_relaxed);
+  return EventPhase::began_since(phase_start, ThreadStamp::since(enter_stamp, now_ns), now_ns);
 }
 
 WaitTotals MonitorContentionRecorder::take(WaitHistogram& h) {

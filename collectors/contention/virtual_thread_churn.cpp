@@ -7,7 +7,7 @@ namespace jvmsight {
 uint32_t VirtualThreadChurn::shift(Clock::time_point now) {
   const std::optional<uint64_t> started = started_();
   if (!started) return shift_ = 0;
-  if (last_ == Clock::time_point{} || *started < last_started_) {
+  if (last_ == Clock::time_point{}) {
     last_ = now;
     last_started_ = *started;
     return shift_;

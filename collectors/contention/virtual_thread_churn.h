@@ -22,7 +22,8 @@ namespace jvmsight {
 class VirtualThreadChurn {
  public:
   using Clock = std::chrono::steady_clock;
-  // started: virtual threads started so far (nullopt: unknown, then no k).
+  // started: virtual threads started so far, never going back (nullopt:
+  // unknown, then no k).
   VirtualThreadChurn(uint32_t max_starts_per_second, std::function<std::optional<uint64_t>()> started)
       : sampler_(max_starts_per_second), started_(std::move(started)) {}
 

@@ -20,7 +20,7 @@ class JvmtiThreadSource : public ThreadSource {
  public:
   // native_states: ask GetThreadState for the in-native and suspended bits.
   // pools: where the walk also counts each thread's state by pool; may be null.
-  // starts: read against the roster's ThreadStart count; may be null.
+  // starts: the virtual-thread start count; may be null.
   JvmtiThreadSource(jvmtiEnv* jvmti, JNIEnv* jni, ThreadRoster& roster, ThreadMxBean& mx,
                     const VirtualThreadCensus& census, VirtualThreadStarts* starts, bool native_states,
                     ThreadPools* pools)
@@ -35,9 +35,7 @@ class JvmtiThreadSource : public ThreadSource {
   bool count_states(ThreadStateCounts& out) override;
   std::optional<ThreadCounts> counts() override { return mx_.counts(jni_); }
   std::optional<uint64_t> live_virtual_threads() override { return census_.live(jni_); }
-  std::optional<uint64_t> virtual_threads_started() override {
-    return starts_ ? starts_->started(roster_.platform_starts()) : std::nullopt;
-  }
+  std::optional<uint64_t> virtual_threads_started() override { return starts_ ? starts_->started() : std::nullopt; }
 
  private:
   jvmtiEnv* jvmti_;

@@ -4,7 +4,7 @@
 
 namespace jvmsight {
 
-bool VirtualThreadStarts::open(JNIEnv* jni, uint64_t platform_starts) {
+bool VirtualThreadStarts::open(JNIEnv* jni, const ThreadRoster& roster) {
   LocalFrame frame(jni, 4);
   jclass thread = jni->FindClass("java/lang/Thread");
   if (thread == nullptr) {
@@ -22,15 +22,16 @@ bool VirtualThreadStarts::open(JNIEnv* jni, uint64_t platform_starts) {
     jni->ExceptionClear();
     return false;
   }
+  roster_ = &roster;
+  platform_at_open_ = roster.platform_starts();
   next_id_ = reinterpret_cast<const volatile int64_t*>(static_cast<intptr_t>(address));
   ids_at_open_ = *next_id_;
-  platform_at_open_ = platform_starts;
   return true;
 }
 
-std::optional<uint64_t> VirtualThreadStarts::started(uint64_t platform_starts) {
+std::optional<uint64_t> VirtualThreadStarts::started() {
   if (next_id_ == nullptr) return std::nullopt;
-  last_ = count(*next_id_, ids_at_open_, platform_starts, platform_at_open_, last_);
+  last_ = count(*next_id_, ids_at_open_, roster_->platform_starts(), platform_at_open_, last_);
   return last_;
 }
 

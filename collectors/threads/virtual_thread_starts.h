@@ -18,11 +18,14 @@
 #include <cstdint>
 #include <optional>
 
+#include "collectors/threads/thread_roster.h"
+
 namespace jvmsight {
 
 class VirtualThreadStarts {
  public:
-  // Agent thread, once, with the platform threads started so far. A
+  // Agent thread, once; platform starts are the roster's ThreadStart count
+  // (the roster outlives this). A
   // platform thread made before this and started after it counts in the
   // starts and not in the ids, so the count stays that many short for
   // good: the JVM posts ThreadStart from the new thread, after start()
@@ -30,10 +33,10 @@ class VirtualThreadStarts {
   // threads starting while the agent opened this left it two short once
   // in five runs). A constant offset, which a rate does not see. False
   // (quietly) where the JDK has no such counter: before 21.
-  bool open(JNIEnv* jni, uint64_t platform_starts);
+  bool open(JNIEnv* jni, const ThreadRoster& roster);
   bool available() const { return next_id_ != nullptr; }
   // Agent thread: the count since open; nullopt if unavailable.
-  std::optional<uint64_t> started(uint64_t platform_starts);
+  std::optional<uint64_t> started();
 
   // The count from the counter's value and the platform starts, given the
   // values at open. Never below an earlier answer: a platform thread made
@@ -44,6 +47,7 @@ class VirtualThreadStarts {
 
  private:
   const volatile int64_t* next_id_ = nullptr;
+  const ThreadRoster* roster_ = nullptr;
   int64_t ids_at_open_ = 0;
   uint64_t platform_at_open_ = 0;
   uint64_t last_ = 0;

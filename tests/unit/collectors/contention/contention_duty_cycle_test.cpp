@@ -17,15 +17,23 @@ using test::contend;
 using test::count_of;
 using Clock = MonitorContentionCollector::Clock;
 
+// with_churn: as on JDK 21, a start rate of virtual threads (started, fed
+// by tick) sets a lowest k too.
 struct Cycle {
+  explicit Cycle(bool with_churn = false)
+      : duty{recorder, collector, ContentionSampler(1000), events, with_churn ? &churn : nullptr} {}
   MonitorContentionRecorder recorder;
   test::FixedClasses classes{{{1, "A"}}};
   test::ScriptedEntryCount jvm;
   test::RecordedSwitch events;
   MonitorContentionCollector collector{recorder, 5, true, &classes, &jvm};
-  ContentionDutyCycle duty{recorder, collector, ContentionSampler(1000), events};
+  uint64_t started = 0;
+  VirtualThreadChurn churn{1000, [this] { return std::optional<uint64_t>(started); }};
+  ContentionDutyCycle duty;
   Clock::time_point now = Clock::now();
-  void tick() {
+  // One slice, in which starts_per_second virtual threads a second started.
+  void tick(uint64_t starts_per_second = 0) {
+    started += starts_per_second / 4;
     now += ContentionDutyCycle::slice;
     duty.tick(now);
   }
@@ -84,26 +92,8 @@ TEST(ContentionDutyCycle, StartsEachOnPhaseSoOlderStampsAreRefused) {
 // the wait and Breakpoint events go on and off with the contended ones,
 // waits and pinnings of an on phase stand for 2^k, and once the starts slow
 // down everything is back on for good.
-struct ChurnCycle {
-  MonitorContentionRecorder recorder;
-  test::FixedClasses classes{{{1, "A"}}};
-  test::ScriptedEntryCount jvm;
-  test::RecordedSwitch events;
-  MonitorContentionCollector collector{recorder, 5, true, &classes, &jvm};
-  uint64_t started = 0;
-  VirtualThreadChurn churn{1000, [this] { return std::optional<uint64_t>(started); }};
-  ContentionDutyCycle duty{recorder, collector, ContentionSampler(1000), events, &churn};
-  Clock::time_point now = Clock::now();
-  // One slice, in which starts_per_second virtual threads a second started.
-  void tick(uint64_t starts_per_second) {
-    started += starts_per_second / 4;
-    now += ContentionDutyCycle::slice;
-    duty.tick(now);
-  }
-};
-
 TEST(ContentionDutyCycle, VirtualThreadChurnCyclesEveryThreadFilterableEvent) {
-  ChurnCycle c;
+  Cycle c(true);
   c.tick(0);
   for (uint32_t i = 0; i < ContentionDutyCycle::rate_slices; ++i) c.tick(200'000);
   // No contention, 200,000 starts a second over a bound of 1,000: the
@@ -145,7 +135,7 @@ TEST(ContentionDutyCycle, VirtualThreadChurnCyclesEveryThreadFilterableEvent) {
 // Below the bound nothing is cycled for churn, and contention alone never
 // touches the other events.
 TEST(ContentionDutyCycle, ContentionAloneLeavesTheOtherEventsOn) {
-  ChurnCycle c;
+  Cycle c(true);
   c.tick(0);
   contend(c.recorder, 1, 1'000, 10'000);
   for (uint32_t i = 0; i < ContentionDutyCycle::rate_slices; ++i) c.tick(500);
