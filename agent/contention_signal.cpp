@@ -21,6 +21,10 @@ void ContentionSignal::open_profile_env(JavaVM* vm) {
   monitor_stacks_ = std::make_unique<MonitorStackRecorder>(static_cast<uint64_t>(options_.profile_rate_ns));
 }
 
+bool ContentionSignal::may_cycle_for_churn() const {
+  return jvmti_major(jvmti_) == 21 && options_.virtual_thread_churn > 0;
+}
+
 void ContentionSignal::schedule(AgentThread& thread) {
   // The block profile's sampler sets its own pace (BlockProfile, ParkPacing).
   if (serves_block_profile()) {
@@ -31,7 +35,7 @@ void ContentionSignal::schedule(AgentThread& thread) {
         },
         std::chrono::milliseconds(100));
   }
-  if (!events_.monitor) return;
+  if (!events_.monitor && !may_cycle_for_churn()) return;
   thread.every(ContentionDutyCycle::slice, [this] {
     if (duty_cycle_) duty_cycle_->tick();
     if (wait_spans_) wait_spans_->drain();
@@ -48,16 +52,19 @@ void ContentionSignal::build(JNIEnv* jni, ThreadSignal& threads, SpanQueue& span
       std::make_unique<MonitorContentionCollector>(recorder_, static_cast<size_t>(options_.lock_classes),
                                                    events_.monitor, tagged_classes_.get(), blocked_counts_.get());
   collectors.add("contention", *collector_);
-  if (events_.monitor && options_.contention_sampling > 0) {
-    // JDK 21 only: 22 makes its per-thread state lazily (VirtualThreadChurn).
-    VirtualThreadStarts* starts = threads.virtual_starts();
-    if (jvmti_major(jvmti_) == 21 && options_.virtual_thread_churn > 0 && starts != nullptr) {
-      event_switch_.set_breakpoints(threads.pinning().supported());
-      churn_ = std::make_unique<VirtualThreadChurn>(static_cast<uint32_t>(options_.virtual_thread_churn),
-                                                    [starts] { return starts->started(); });
-    }
+  // contention_sampling=off keeps the events on, churn or not (as it says).
+  const bool sampled = events_.monitor && options_.contention_sampling > 0;
+  VirtualThreadStarts* starts = threads.virtual_starts();
+  const bool pinning = threads.pinning().supported();
+  if (may_cycle_for_churn() && starts != nullptr && (sampled || (!events_.monitor && pinning))) {
+    event_switch_.set_enabled(events_.monitor, pinning);
+    churn_ = std::make_unique<VirtualThreadChurn>(static_cast<uint32_t>(options_.virtual_thread_churn),
+                                                  [starts] { return starts->started(); });
+  }
+  if (sampled || churn_) {
     duty_cycle_ = std::make_unique<ContentionDutyCycle>(
-        recorder_, *collector_, ContentionSampler(static_cast<uint32_t>(options_.contention_sampling)), event_switch_,
+        recorder_, events_.monitor ? collector_.get() : nullptr,
+        ContentionSampler(sampled ? static_cast<uint32_t>(options_.contention_sampling) : 0), event_switch_,
         churn_.get());
   }
   if (events_.monitor && monitor_stacks())

@@ -83,6 +83,9 @@ class ContentionSignal {
   LockClassSink& lock_classes() { return *collector_; }
 
  private:
+  // JDK 21 only: 22 makes its per-thread state lazily (VirtualThreadChurn).
+  bool may_cycle_for_churn() const;
+
   jvmtiEnv* jvmti_;
   const Options& options_;
   const Capabilities& capabilities_;
@@ -93,7 +96,7 @@ class ContentionSignal {
   std::unique_ptr<TaggedLockClasses> tagged_classes_;  // only when objects can be tagged
   std::unique_ptr<MonitorContentionCollector> collector_;
   std::unique_ptr<VirtualThreadChurn> churn_;             // JDK 21 with virtual_thread_churn on
-  std::unique_ptr<ContentionDutyCycle> duty_cycle_;       // only when contention_sampling is on
+  std::unique_ptr<ContentionDutyCycle> duty_cycle_;       // contention_sampling on, or churn_
   std::unique_ptr<ContendedWaitSpans> wait_spans_;        // only when contended_span_min_ms is on
   std::unique_ptr<MonitorStackRecorder> monitor_stacks_;  // only when profiles are on
   jvmtiEnv* profile_env_ = nullptr;

@@ -175,6 +175,7 @@ bool enable(jvmtiEnv* jvmti, jvmtiEvent event, const char* what) {
 }  // namespace
 
 bool JvmtiContendedEvents::set_contended_events(bool on) {
+  if (!monitor_) return true;
   jvmtiEventMode mode = on ? JVMTI_ENABLE : JVMTI_DISABLE;
   // Entered first when enabling, last when disabling: an Enter is never
   // seen without its Entered being on.
@@ -189,8 +190,8 @@ bool JvmtiContendedEvents::set_other_events(bool on) {
   // Waited before Wait when enabling, after it when disabling, as above.
   jvmtiEvent first = on ? JVMTI_EVENT_MONITOR_WAITED : JVMTI_EVENT_MONITOR_WAIT;
   jvmtiEvent second = on ? JVMTI_EVENT_MONITOR_WAIT : JVMTI_EVENT_MONITOR_WAITED;
-  return jvmti_->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
-         jvmti_->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE &&
+  return (!monitor_ || (jvmti_->SetEventNotificationMode(mode, first, nullptr) == JVMTI_ERROR_NONE &&
+                        jvmti_->SetEventNotificationMode(mode, second, nullptr) == JVMTI_ERROR_NONE)) &&
          (!breakpoints_ || jvmti_->SetEventNotificationMode(mode, JVMTI_EVENT_BREAKPOINT, nullptr) == JVMTI_ERROR_NONE);
 }
 

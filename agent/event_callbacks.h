@@ -51,16 +51,21 @@ bool install_event_callbacks(jvmtiEnv* jvmti, const EventSinks& sinks, const Cap
 // Agent thread: MonitorContendedEnter/Entered on or off, for the
 // contention duty cycle, and on JDK 21 the other thread-filterable events
 // with them (MonitorWait/Waited, and Breakpoint once the pinning probes
-// are set).
+// are set). Only the events that are enabled: with contention=off the
+// cycle on JDK 21 turns the breakpoints alone.
 class JvmtiContendedEvents : public ContendedEventSwitch {
  public:
   explicit JvmtiContendedEvents(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
   bool set_contended_events(bool on) override;
   bool set_other_events(bool on) override;
-  void set_breakpoints(bool set) { breakpoints_ = set; }
+  void set_enabled(bool monitor_events, bool breakpoints) {
+    monitor_ = monitor_events;
+    breakpoints_ = breakpoints;
+  }
 
  private:
   jvmtiEnv* jvmti_;
+  bool monitor_ = true;
   bool breakpoints_ = false;
 };
 

@@ -17,16 +17,21 @@ void ContentionDutyCycle::tick(Clock::time_point now) {
   const double seconds = std::chrono::duration<double>(now - since_).count();
   if (shift_ == 0) {
     if (slice_ < rate_slices) return;
-    collector_.absorb(now);
-    uint64_t seen = collector_.take_counted();
+    uint64_t seen = 0;
+    if (collector_) {
+      collector_->absorb(now);
+      seen = collector_->take_counted();
+    }
     slice_ = 0;
     since_ = now;
     const uint32_t churn = churn_shift(now);
     shift_ = std::max(sampler_.next_shift(0, seen, seconds), churn);
     if (shift_ == 0) return;
     // The events stay on for this first slice of the first cycle.
-    collector_.begin_scaling(now);
-    collector_.take_counted();
+    if (collector_) {
+      collector_->begin_scaling(now);
+      collector_->take_counted();
+    }
     recorder_.set_duty_shift(shift_);
     others_cycled_ = churn > 0;
     // Waits and pinnings from here stand for 2^k: only those begun from now.
@@ -36,12 +41,15 @@ void ContentionDutyCycle::tick(Clock::time_point now) {
   if (slice_ == 1 && on_) switch_events(false);
   if (slice_ < (1u << shift_)) return;
   // A cycle ends: the JVM's entries over it set the next shift.
-  collector_.flush_scaled(now);
-  uint64_t entries = collector_.take_counted();
+  uint64_t entries = 0;
+  if (collector_) {
+    collector_->flush_scaled(now);
+    entries = collector_->take_counted();
+  }
   const uint32_t churn = churn_shift(now);
   shift_ = std::max(sampler_.next_shift(shift_, entries, seconds), churn);
   recorder_.set_duty_shift(shift_);
-  if (shift_ == 0) collector_.end_scaling(now);
+  if (shift_ == 0 && collector_) collector_->end_scaling(now);
   others_cycled_ = churn > 0;
   slice_ = 0;
   since_ = now;
@@ -69,6 +77,7 @@ void ContentionDutyCycle::switch_events(bool on) {
 }
 
 bool ContentionDutyCycle::blind_since_last_asked() {
+  if (!collector_) return false;  // no contended events to miss blocking with
   bool blind = blind_ || !on_;
   blind_ = false;
   return blind;

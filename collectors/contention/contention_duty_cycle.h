@@ -11,7 +11,8 @@
 // (VirtualThreadChurn), and then the wait and Breakpoint events are cycled
 // with the contended ones: there any thread-filterable event enabled costs
 // every virtual thread's start. Waits and pinnings seen in an on phase then
-// stand for 2^k each (EventPhase).
+// stand for 2^k each (EventPhase). With contention=off the cycle runs for
+// the churn alone, turning the pinning breakpoints only.
 #include <chrono>
 
 #include "collectors/contention/contention_sampler.h"
@@ -42,8 +43,11 @@ class ContentionDutyCycle {
   // While always on, the rate is checked every this many slices (1 s).
   static constexpr uint32_t rate_slices = 4;
 
-  // churn: null where virtual threads cost nothing per event (not JDK 21).
-  ContentionDutyCycle(MonitorContentionRecorder& recorder, MonitorContentionCollector& collector,
+  // collector: null where the contended events are not enabled
+  // (contention=off), and then only churn cycles, and only the other
+  // events. churn: null where virtual threads cost nothing per event (not
+  // JDK 21).
+  ContentionDutyCycle(MonitorContentionRecorder& recorder, MonitorContentionCollector* collector,
                       ContentionSampler sampler, ContendedEventSwitch& events, VirtualThreadChurn* churn = nullptr)
       : recorder_(recorder), collector_(collector), sampler_(sampler), events_(events), churn_(churn) {}
 
@@ -61,7 +65,7 @@ class ContentionDutyCycle {
   uint32_t churn_shift(Clock::time_point now) { return churn_ ? churn_->shift(now) : 0; }
 
   MonitorContentionRecorder& recorder_;
-  MonitorContentionCollector& collector_;
+  MonitorContentionCollector* collector_;
   ContentionSampler sampler_;
   ContendedEventSwitch& events_;
   VirtualThreadChurn* churn_;

@@ -23,9 +23,9 @@ uint32_t VirtualThreadChurn::shift(Clock::time_point now) {
   if (shift_ > 0 && !told_) {
     told_ = true;
     log::info("virtual threads start at about ", static_cast<uint64_t>(starts / seconds),
-              " a second: on JDK 21 the monitor events and the pinning probes are on part of the time from "
-              "now on while they do (virtual_thread_churn; contention totals stay exact, waits and pinnings "
-              "are scaled estimates)");
+              " a second: on JDK 21 the monitor events and the pinning probes in use are on part of the time "
+              "from now on while they do (virtual_thread_churn; contention totals stay exact, waits and "
+              "pinnings are scaled estimates)");
   }
   return shift_;
 }

@@ -65,20 +65,18 @@ TEST_P(VirtualThreads, StartsLeftOutWhenTurnedOff) {
 // Virtual threads started by the hundred thousand a second while one pins
 // again and again. JDK 21 (where every thread-filterable event enabled costs
 // each virtual thread's start): above virtual_thread_churn the monitor
-// events and the pinning probes go on and off together, and the pinnings
-// seen in the on phases, scaled, estimate the fixture's own count (within
-// 0.5-2x). JDK 25 (no such cost): nothing cycles, every pinning counted.
+// events and the pinning probes go on and off together (with contention=off,
+// the probes alone), and the pinnings seen in the on phases, scaled,
+// estimate the fixture's own count (within 0.5-2x). JDK 25 (no such cost):
+// nothing cycles, every pinning counted.
 // The bound is set low (20,000 a second) so that the cycles are short and
 // an 8-second run has several on phases. Three carriers: with two, one
 // pinned, JDK 21's scheduler started 1,000-300,000 a second from run to run.
 // (On 25 a sleep inside synchronized no longer pins, JEP 491: there the
 // check is that nothing cycles.)
-class VirtualChurnCycle : public ::testing::TestWithParam<Jdk> {};
-JVMSIGHT_JDKS(VirtualChurnCycle, all_jdks().from(21));
-
-TEST_P(VirtualChurnCycle, PinningsEstimatedWhileVirtualThreadsStartFast) {
-  const Jdk& jdk = GetParam();
-  AgentJvm jvm(jdk, "VirtualPinning", {}, "virtual_thread_churn=20000", {"-Djdk.virtualThreadScheduler.parallelism=3"});
+void expect_pinnings_estimated_under_churn(const Jdk& jdk, const std::string& options) {
+  AgentJvm jvm(jdk, "VirtualPinning", {}, "virtual_thread_churn=20000" + options,
+               {"-Djdk.virtualThreadScheduler.parallelism=3"});
   ASSERT_GT(jvm.port, 0);
   const double before = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1);
   ASSERT_GE(before, 0);
@@ -97,6 +95,18 @@ TEST_P(VirtualChurnCycle, PinningsEstimatedWhileVirtualThreadsStartFast) {
   } else {
     EXPECT_FALSE(cycled) << jvm.process->err();
   }
+}
+
+class VirtualChurnCycle : public ::testing::TestWithParam<Jdk> {};
+JVMSIGHT_JDKS(VirtualChurnCycle, all_jdks().from(21));
+
+TEST_P(VirtualChurnCycle, PinningsEstimatedWhileVirtualThreadsStartFast) {
+  expect_pinnings_estimated_under_churn(GetParam(), "");
+}
+
+// contention=off leaves the breakpoints as the only such event: they cycle alone.
+TEST_P(VirtualChurnCycle, PinningProbesCycleAloneWithContentionOff) {
+  expect_pinnings_estimated_under_churn(GetParam(), ",contention=off");
 }
 
 }  // namespace

@@ -18,10 +18,12 @@ using test::count_of;
 using Clock = MonitorContentionCollector::Clock;
 
 // with_churn: as on JDK 21, a start rate of virtual threads (started, fed
-// by tick) sets a lowest k too.
+// by tick) sets a lowest k too. with_contended: false as with
+// contention=off, where only the churn cycles (the pinning breakpoints).
 struct Cycle {
-  explicit Cycle(bool with_churn = false)
-      : duty{recorder, collector, ContentionSampler(1000), events, with_churn ? &churn : nullptr} {}
+  explicit Cycle(bool with_churn = false, bool with_contended = true)
+      : duty{recorder, with_contended ? &collector : nullptr, ContentionSampler(with_contended ? 1000 : 0), events,
+             with_churn ? &churn : nullptr} {}
   MonitorContentionRecorder recorder;
   test::FixedClasses classes{{{1, "A"}}};
   test::ScriptedEntryCount jvm;
@@ -146,6 +148,27 @@ TEST(ContentionDutyCycle, ContentionAloneLeavesTheOtherEventsOn) {
   EXPECT_TRUE(c.events.others.empty());
   EXPECT_EQ(c.recorder.others_phase().shift, 0u);
   EXPECT_EQ(c.recorder.others_phase().start_ns, 0u) << "never turned off: every start usable";
+}
+
+// contention=off on JDK 21: the pinning breakpoints alone are cycled for
+// the churn, and nothing of the contention collector is touched (no JVM
+// count read, no scaling).
+TEST(ContentionDutyCycle, WithoutContendedEventsChurnCyclesTheOthersAlone) {
+  Cycle c(true, false);
+  c.tick(0);
+  for (uint32_t i = 0; i < ContentionDutyCycle::rate_slices; ++i) c.tick(200'000);
+  EXPECT_EQ(c.recorder.duty_shift(), ContentionSampler::max_shift);
+  EXPECT_TRUE(c.duty.others_cycled());
+  while (c.events.others.size() < 2) c.tick(200'000);
+  EXPECT_EQ(c.events.others, (std::vector<bool>{false, true}));
+  EXPECT_EQ(c.recorder.others_phase().weight(), 32u);
+  EXPECT_FALSE(c.collector.scaling());
+  EXPECT_EQ(c.jvm.reads, 0) << "the JVM's count of contended entries is not read";
+  EXPECT_FALSE(c.duty.blind_since_last_asked()) << "no contended events, nothing to miss";
+  for (int i = 0; i < 200 && c.recorder.duty_shift() > 0; ++i) c.tick(0);
+  EXPECT_EQ(c.recorder.duty_shift(), 0u);
+  ASSERT_FALSE(c.events.others.empty());
+  EXPECT_TRUE(c.events.others.back()) << "the breakpoints end on";
 }
 
 }  // namespace
