@@ -41,9 +41,9 @@
 #   vthreads    virtual-thread workloads (HTTP server, Skynet, hand-offs,
 #               Tomcat): no agent, the do-nothing agent and jvmsight's
 #               defaults, JDK 21 and 25, 7 rounds (bench/vt_overhead.sh;
-#               ~35 min, estimated; CONFIGS= as vt_overhead.sh takes it, e.g.
+#               30 min, timed 2026-12-04; CONFIGS= as vt_overhead.sh takes it, e.g.
 #               every option and the capability alone: about 100 min)
-# All parts: about 175 minutes (the parts above summed; not timed end to
+# All parts: about 170 minutes (the parts above summed; not timed end to
 # end). CONTENTION="stress:10 mixed:3" sets the contention workloads and
 # their rounds (e.g. CONTENTION="stress:3" for about 5 minutes).
 source "$(dirname "$0")/common.sh"
