@@ -283,14 +283,12 @@ final class JvmsightLockScan {
     static Thread[] virtualCandidates(int max) {
         List<Thread> out = new ArrayList<>();
         boolean walked = eachVirtualThread(t -> {
-            if (out.size() < max && parkedOnOwnedLock(t)) out.add(t);
+            // The blocker first: a running virtual thread's getState() takes its carrier-access lock.
+            if (out.size() >= max || !ownedLock(LockSupport.getBlocker(t))) return;
+            Thread.State s = t.getState();
+            if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) out.add(t);
         });
         return walked && !out.isEmpty() ? out.toArray(new Thread[0]) : null;
-    }
-
-    private static boolean parkedOnOwnedLock(Thread t) {
-        Thread.State s = t.getState();
-        return (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) && ownedLock(LockSupport.getBlocker(t));
     }
 
     /** The live virtual thread with this id (for its stack in a report); null if none. */
