@@ -86,12 +86,14 @@ void expect_pinnings_estimated_under_churn(const Jdk& jdk, const std::string& op
   ASSERT_TRUE(line) << jvm.process->err();
   auto truth = parse_report(*line);
   ASSERT_GT(truth["pinned"], 1000) << *line;
-  // More than ten bounds' worth in the 8 s: then at least one of the
-  // agent's 1 s rate checks (at most ten overlap the run) saw more than the
-  // bound. Quiet, 800,000 or more; beside the sanitizer suites, 227,000.
-  ASSERT_GT(truth["started"], 10 * bound) << "not fast enough to need cycling: " << *line;
   const double pinned = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1) - before;
   const bool cycled = jvm.process->err().find("virtual threads start at about") != std::string::npos;
+  // Where nothing cycled, the fixture must have been fast enough to need
+  // it: more than ten bounds' worth in the 8 s, so that at least one of the
+  // agent's 1 s rate checks (at most ten overlap the run) saw more than the
+  // bound. Quiet, 800,000 or more; beside the sanitizer suites, 227,000;
+  // with the JDK 21 events never cycled (the cost itself), fewer.
+  if (!cycled) ASSERT_GT(truth["started"], 10 * bound) << "not fast enough to need cycling: " << *line;
   if (jdk.feature == 21) {
     EXPECT_TRUE(cycled) << *line << "\n" << jvm.process->err();
     EXPECT_GE(pinned, 0.5 * truth["pinned"]) << *line;
