@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -284,9 +284,10 @@ final class JvmsightLockScan {
         List<Thread> out = new ArrayList<>();
         boolean walked = eachVirtualThread(t -> {
             // The blocker first: a running virtual thread's getState() takes its carrier-access lock.
-            if (out.size() >= max || !ownedLock(LockSupport.getBlocker(t))) return;
+            if (!ownedLock(LockSupport.getBlocker(t))) return true;
             Thread.State s = t.getState();
             if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) out.add(t);
+            return out.size() < max;
         });
         return walked && !out.isEmpty() ? out.toArray(new Thread[0]) : null;
     }
@@ -297,24 +298,24 @@ final class JvmsightLockScan {
         Thread[] found = new Thread[1];
         eachVirtualThread(t -> {
             if (t.getId() == tid) found[0] = t;
+            return found[0] == null;
         });
         return found[0];
     }
 
-    /** Visits every live virtual thread (as above); false if this JDK has none or the walk failed. */
-    static boolean eachVirtualThread(Consumer<Thread> visit) {
+    /** Visits live virtual threads (as above) until visit says stop; false if this JDK has none or it failed. */
+    static boolean eachVirtualThread(Predicate<Thread> visit) {
         if (VIRTUAL_THREAD == null) return false;
         try {
-            if (ROOT_VIRTUAL_THREADS != null) eachVirtual(ROOT_VIRTUAL_THREADS, visit);
+            if (ROOT_VIRTUAL_THREADS != null && !eachVirtual(ROOT_VIRTUAL_THREADS, visit)) return true;
             for (Object ref : REGISTRY.toArray()) {
                 Object c = ((Reference<?>) ref).get();
-                if (SHARED_CONTAINER.isInstance(c)) {
-                    eachVirtual((Set<?>) JvmsightUnsafe.getReference(c, SHARED_VIRTUAL_THREADS), visit);
-                } else if (PER_TASK_EXECUTOR.isInstance(c)) {
-                    eachVirtual((Set<?>) JvmsightUnsafe.getReference(c, EXECUTOR_THREADS), visit);
-                } else if (c != null) {
-                    eachVirtual(Arrays.asList(((Stream<?>) CONTAINER_THREADS.invokeExact(c)).toArray()), visit);
-                }
+                Iterable<?> threads = SHARED_CONTAINER.isInstance(c)
+                        ? (Set<?>) JvmsightUnsafe.getReference(c, SHARED_VIRTUAL_THREADS)
+                        : PER_TASK_EXECUTOR.isInstance(c) ? (Set<?>) JvmsightUnsafe.getReference(c, EXECUTOR_THREADS)
+                        : c != null ? Arrays.asList(((Stream<?>) CONTAINER_THREADS.invokeExact(c)).toArray())
+                        : null;
+                if (!eachVirtual(threads, visit)) return true;
             }
             return true;
         } catch (Throwable e) {
@@ -322,12 +323,13 @@ final class JvmsightLockScan {
         }
     }
 
-    /** The virtual threads among these (a set the JDK keeps; null: none yet). */
-    private static void eachVirtual(Iterable<?> threads, Consumer<Thread> visit) {
-        if (threads == null) return;
+    /** The virtual threads among these (a set the JDK keeps; null: none yet); false once visit said stop. */
+    private static boolean eachVirtual(Iterable<?> threads, Predicate<Thread> visit) {
+        if (threads == null) return true;
         for (Object t : threads) {
-            if (VIRTUAL_THREAD.isInstance(t)) visit.accept((Thread) t);
+            if (VIRTUAL_THREAD.isInstance(t) && !visit.test((Thread) t)) return false;
         }
+        return true;
     }
 
     private static int status(Thread t) {

@@ -123,7 +123,7 @@ final class JvmsightParkedScan {
         // JVM already running a million virtual threads (started with its
         // work, or attached to) held the agent thread for every walk of them.
         long[] live = {0};
-        JvmsightLockScan.eachVirtualThread(t -> live[0]++);
+        JvmsightLockScan.eachVirtualThread(t -> ++live[0] < WARM_UP_VISITS);
         long walks = Math.min(rounds / 4, WARM_UP_VISITS / Math.max(live[0], 1));
         for (long r = 0; r < walks; r++) found += parkedVirtual(threads, ids, tokens, lockIds);
         return found;
@@ -203,21 +203,20 @@ final class JvmsightParkedScan {
         boolean[] any = {false};
         JvmsightLockScan.eachVirtualThread(t -> {
             any[0] = true;
-            if (n[0] >= threads.length) return;
             // The blocker first: a plain field read. A virtual thread's
             // getState() takes its carrier-access lock while it runs, which
             // every walk would contend with the thread itself for.
             Object blocker = LockSupport.getBlocker(t);
             long[] q = queue(blocker);
-            if (q == null) return;
+            if (q == null) return true;
             Thread.State s = t.getState();
-            if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) return;
+            if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) return true;
             Object node = walk(q, blocker, t, null);
             threads[n[0]] = t;
             ids[n[0]] = t.getId();
             tokens[n[0]] = node == null ? 0 : System.identityHashCode(node);
             lockIds[n[0]] = System.identityHashCode(blocker);
-            n[0]++;
+            return ++n[0] < threads.length;
         });
         return any[0] ? n[0] : -1;
     }
