@@ -79,25 +79,38 @@ void expect_pinnings_estimated_under_churn(const Jdk& jdk, const std::string& op
   AgentJvm jvm(jdk, "VirtualPinning", {}, "virtual_thread_churn=" + std::to_string(bound) + options,
                {"-Djdk.virtualThreadScheduler.parallelism=3"});
   ASSERT_GT(jvm.port, 0);
-  const double before = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1);
-  ASSERT_GE(before, 0);
-  jvm.process->send("churn 8 1");
-  auto line = jvm.process->wait_for_line("CHURNED ", 60s);
-  ASSERT_TRUE(line) << jvm.process->err();
-  auto truth = parse_report(*line);
-  ASSERT_GT(truth["pinned"], 1000) << *line;
-  const double pinned = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1) - before;
-  const bool cycled = jvm.process->err().find("virtual threads start at about") != std::string::npos;
   // Where nothing cycled, the fixture must have been fast enough to need
   // it: more than ten bounds' worth in the 8 s, so that at least one of the
   // agent's 1 s rate checks (at most ten overlap the run) saw more than the
   // bound. Quiet, 800,000 or more; beside the sanitizer suites, 227,000;
-  // with the JDK 21 events never cycled (the cost itself), fewer.
-  if (!cycled) ASSERT_GT(truth["started"], 10 * bound) << "not fast enough to need cycling: " << *line;
+  // with the JDK 21 events never cycled (the cost itself), fewer. JDK 21's
+  // scheduler sometimes stalls beside the pinned carrier, agent or none
+  // (no agent: 556,000 in one run of eight, 35-44 million in the others),
+  // so a run too slow to judge is run again, up to three times.
+  std::map<std::string, long> truth;
+  std::string line;
+  double pinned = -1;
+  bool cycled = false;
+  for (size_t attempt = 0; attempt < 3; ++attempt) {
+    const double before = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1);
+    ASSERT_GE(before, 0);
+    jvm.process->send("churn 8 1");
+    auto churned = jvm.process->wait_for_line("CHURNED ", 60s, attempt + 1);
+    ASSERT_TRUE(churned) << jvm.process->err();
+    line = *churned;
+    truth = parse_report(line);
+    ASSERT_GT(truth["pinned"], 1000) << line;
+    pinned = jvm.scrape().value("jvmsight_virtual_thread_pinned_seconds_count").value_or(-1) - before;
+    cycled = jvm.process->err().find("virtual threads start at about") != std::string::npos;
+    if (cycled || truth["started"] > 10 * bound) break;
+  }
+  if (!cycled) {
+    ASSERT_GT(truth["started"], 10 * bound) << "not fast enough to need cycling, three times: " << line;
+  }
   if (jdk.feature == 21) {
-    EXPECT_TRUE(cycled) << *line << "\n" << jvm.process->err();
-    EXPECT_GE(pinned, 0.5 * truth["pinned"]) << *line;
-    EXPECT_LE(pinned, 2.0 * truth["pinned"]) << *line;
+    EXPECT_TRUE(cycled) << line << "\n" << jvm.process->err();
+    EXPECT_GE(pinned, 0.5 * truth["pinned"]) << line;
+    EXPECT_LE(pinned, 2.0 * truth["pinned"]) << line;
   } else {
     EXPECT_FALSE(cycled) << jvm.process->err();
   }
