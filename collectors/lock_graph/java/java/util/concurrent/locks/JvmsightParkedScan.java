@@ -122,8 +122,9 @@ final class JvmsightParkedScan {
         // only), as often as keeps it under WARM_UP_VISITS threads in all: a
         // JVM already running a million virtual threads (started with its
         // work, or attached to) held the agent thread for every walk of them.
+        // Counted to one past the bound at most: then no walk at all.
         long[] live = {0};
-        JvmsightLockScan.eachVirtualThread(t -> ++live[0] < WARM_UP_VISITS);
+        JvmsightLockScan.eachVirtualThread(t -> ++live[0] <= WARM_UP_VISITS);
         long walks = Math.min(rounds / 4, WARM_UP_VISITS / Math.max(live[0], 1));
         for (long r = 0; r < walks; r++) found += parkedVirtual(threads, ids, tokens, lockIds);
         return found;
