@@ -31,7 +31,10 @@
 # Usage: bench/vt_overhead.sh [rounds=7] [workload...]   (default: all four)
 #   JDKS="25 21" restricts the JDKs (feature numbers); CONFIGS="none floor
 #   jvmsight,pinning=off" picks configurations (names as in all_configs, or
-#   floor+<floor_agent.c options>, jvmsight,<agent options>);
+#   floor+<floor_agent.c options>, jvmsight,<agent options>; floor+again,
+#   or any word floor_agent.c does not know, is the floor once more: the
+#   A/A control, how far two identical configurations read apart in one
+#   run, which on skynet is as far as most differences one looks for);
 #   JVM_FLAGS adds JVM options to every run (one carrier,
 #   -Djdk.virtualThreadScheduler.parallelism=1, takes the OS scheduler out
 #   of park's hand-offs: each is then a yield and a resume on one thread);
