@@ -128,17 +128,18 @@ Storm run_storm(const Jdk& jdk, const std::string& millis, const std::string& op
 class ContentionStorm : public Contention {};
 JVMSIGHT_JDKS(ContentionStorm, system_jdks());
 TEST_P(ContentionStorm, DutyCycledStormMatchesTheJvmsCountsPerClass) {
-  AgentJvm jvm(GetParam(), "TwoLockStorm", {"6", "2", "6000"}, "contention_sampling=100");
+  // The lowest bound the option takes, so that any machine's storm outruns
+  // it: how many entries a storm makes differs by machine far more than this.
+  constexpr int bound = 100, storm_s = 6;
+  AgentJvm jvm(GetParam(), "TwoLockStorm", {"6", "2", std::to_string(storm_s * 1000)},
+               "contention_sampling=" + std::to_string(bound));
   ASSERT_GT(jvm.port, 0);
   auto line = jvm.process->wait_for_line("STORM ", 60s);
   ASSERT_TRUE(line) << jvm.process->err();
   auto truth = parse_report(*line);
   const double big = truth["big"], small = truth["small"], total = big + small;
-  // The bound, the lowest the option takes, is 100 entries a second for
-  // 6 s; four times that makes the agent cycle (k >= 2). Storms differ by
-  // machine (a CI machine's made 36,614 entries where this one makes a
-  // million), so the margin is counted from the bound.
-  ASSERT_GT(total, 4 * 100 * 6) << "the storm must outrun the bound for this test to mean anything";
+  // Four times the bound over the storm makes the agent cycle (k >= 2).
+  ASSERT_GT(total, 4 * bound * storm_s) << "the storm must outrun the bound for this test to mean anything";
   EXPECT_GT(jvm.scrape().value("jvmsight_monitor_contention_sampling_interval").value_or(0), 1.0) << "duty cycling";
   // While duty cycling, the totals are those of the last cycle's end (a
   // scrape never reads the JVM's count itself): once the storm is over the
