@@ -10,6 +10,10 @@
  *             monitor events, monitor queries, tags, breakpoints,
  *             bytecodes), no event enabled; or one of them: breakpoint,
  *             bytecodes, monitor, contended, owned, monitorinfo, tags, gc
+ *   bpevent   the Breakpoint event enabled (no breakpoint set), and
+ *   waitevent MonitorWait/Waited enabled, each with a callback that does
+ *             nothing: what enabling an event HotSpot can filter per thread
+ *             costs, with their capabilities
  * Built by the bench against a JDK 21+ jvmti.h.
  */
 #include <jvmti.h>
@@ -26,6 +30,12 @@ static void JNICALL on_end(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   __atomic_fetch_add(&ended, 1, __ATOMIC_RELEASE);
 }
 
+static void JNICALL on_breakpoint(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jmethodID method, jlocation location) {}
+
+static void JNICALL on_wait(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jlong timeout) {}
+
+static void JNICALL on_waited(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jboolean timed_out) {}
+
 static int has(const char* options, const char* word) {
   size_t n = strlen(word);
   for (const char* p = options; p && (p = strstr(p, word)) != NULL; p += n)
@@ -37,6 +47,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   jvmtiEnv* jvmti = NULL;
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) return JNI_ERR;
   int events = has(options, "vtevents");
+  int bpevent = has(options, "bpevent"), waitevent = has(options, "waitevent");
   jvmtiCapabilities caps;
   memset(&caps, 0, sizeof caps);
   caps.can_support_virtual_threads = events || has(options, "vt");
@@ -45,9 +56,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   caps.can_get_current_contended_monitor = all || has(options, "contended");
   caps.can_get_owned_monitor_info = all || has(options, "owned");
   caps.can_get_monitor_info = all || has(options, "monitorinfo");
-  caps.can_generate_monitor_events = all || has(options, "monitor");
+  caps.can_generate_monitor_events = all || waitevent || has(options, "monitor");
   caps.can_tag_objects = all || has(options, "tags");
-  caps.can_generate_breakpoint_events = all || has(options, "breakpoint");
+  caps.can_generate_breakpoint_events = all || bpevent || has(options, "breakpoint");
   caps.can_get_bytecodes = all || has(options, "bytecodes");
   jvmtiCapabilities none;
   memset(&none, 0, sizeof none);
@@ -56,18 +67,34 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
     fprintf(stderr, "floor_agent: capabilities refused\n");
     return JNI_ERR;
   }
-  if (!events) return JNI_OK;
+  if (!events && !bpevent && !waitevent) return JNI_OK;
   jvmtiEventCallbacks cb;
   memset(&cb, 0, sizeof cb);
   cb.VirtualThreadStart = on_start;
   cb.VirtualThreadEnd = on_end;
-  if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VIRTUAL_THREAD_START, NULL) !=
-          JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VIRTUAL_THREAD_END, NULL) !=
-          JVMTI_ERROR_NONE) {
-    fprintf(stderr, "floor_agent: virtual-thread events refused\n");
+  cb.Breakpoint = on_breakpoint;
+  cb.MonitorWait = on_wait;
+  cb.MonitorWaited = on_waited;
+  jvmtiEvent wanted[5];
+  int n = 0;
+  if (events) {
+    wanted[n++] = JVMTI_EVENT_VIRTUAL_THREAD_START;
+    wanted[n++] = JVMTI_EVENT_VIRTUAL_THREAD_END;
+  }
+  if (bpevent) wanted[n++] = JVMTI_EVENT_BREAKPOINT;
+  if (waitevent) {
+    wanted[n++] = JVMTI_EVENT_MONITOR_WAIT;
+    wanted[n++] = JVMTI_EVENT_MONITOR_WAITED;
+  }
+  if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE) {
+    fprintf(stderr, "floor_agent: event callbacks refused\n");
     return JNI_ERR;
+  }
+  for (int i = 0; i < n; i++) {
+    if ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, wanted[i], NULL) != JVMTI_ERROR_NONE) {
+      fprintf(stderr, "floor_agent: event %d refused\n", (int)wanted[i]);
+      return JNI_ERR;
+    }
   }
   return JNI_OK;
 }

@@ -20,7 +20,8 @@
 # Beside each median, the CPU the JVM used while measured: for the servers
 # its share of the machine's cores (CPU-bound: near all that wrk leaves
 # them), for skynet and park the CPU seconds of the timed runs (on a busy
-# machine these move less than elapsed time).
+# machine these move less than elapsed time); and how often its runs were
+# slower than the floor's, over all pairs (floor and floor+again pooled).
 # wrk and Tomcat come from Debian (apt-get download, dpkg -x under
 # build/bench-debs: no service is installed or started).
 # Duration: about 17 s per server run, 10-15 s per park or skynet run, so
@@ -242,6 +243,27 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 
+# slower_share UNIT RUNS FLOOR_RUNS...: the share of (run, floor run) pairs
+# in which the run was slower (ms: longer; req/s: fewer), ties counting
+# half. Medians alone hide how much two configurations overlap: on skynet
+# the floor's own runs span 1.5x within a pass.
+slower_share() {
+  local unit=$1 runs=$2
+  shift 2
+  cut -d' ' -f1 "$@" | grep -v NA | awk -v u="$unit" -v runs="$runs" '
+    { floor[n++] = $1 }
+    END {
+      while ((getline line < runs) > 0) {
+        split(line, f, " "); if (f[1] == "NA") continue
+        for (i = 0; i < n; i++) {
+          d = u == "ms" ? f[1] - floor[i] : floor[i] - f[1]
+          s += d > 0 ? 1 : d == 0 ? 0.5 : 0; pairs++
+        }
+      }
+      if (pairs) printf "%.2f", s / pairs
+    }'
+}
+
 # The table: per workload and JDK, each configuration's median, its
 # throughput relative to the floor, and every run.
 md=$work/section.md
@@ -250,7 +272,8 @@ md=$work/section.md
   echo "after: $(cut -d' ' -f1-3 /proc/loadavg)). Medians of $rounds interleaved runs; \"x floor\" is throughput"
   echo "relative to the do-nothing agent (requests a second divided, or times inverted: below 1.00 is slower);"
   echo "in parentheses also the CPU the JVM used while measured (servers: share of all cores; skynet and park:"
-  echo "seconds), medians; every run in brackets."
+  echo "seconds), medians, and how often a run was slower than a floor run (over all pairs of the two: 0.50"
+  echo "is no difference; with floor+again in CONFIGS both count as the floor); every run in brackets."
   for workload in "${workloads[@]}"; do
     unit="ms"
     case $workload in http | tomcat) unit="req/s" ;; esac
@@ -260,9 +283,11 @@ md=$work/section.md
     for home in "${homes[@]}"; do
       f=$(feature_of "$home")
       dir=$work/results/$workload/$f
-      floor_i=-1
-      for ((i = 0; i < ${#configs[@]}; i++)); do [ "${configs[$i]%%|*}" = floor ] && floor_i=$i; done
-      floor_med=$([ $floor_i -ge 0 ] && cut -d' ' -f1 "$dir/$floor_i" | grep -v NA | median || echo)
+      floor_runs=()
+      for ((i = 0; i < ${#configs[@]}; i++)); do
+        case ${configs[$i]%%|*} in floor | floor+again) floor_runs+=("$dir/$i") ;; esac
+      done
+      floor_med=$([ ${#floor_runs[@]} -gt 0 ] && cut -d' ' -f1 "${floor_runs[@]}" | grep -v NA | median || echo)
       row="| JDK $f |"
       for ((i = 0; i < ${#configs[@]}; i++)); do
         med=$(cut -d' ' -f1 "$dir/$i" | grep -v NA | median)
@@ -272,8 +297,9 @@ md=$work/section.md
           if (m == "" || f == "" || m == 0) { print "-"; exit }
           r = u == "ms" ? f / m : m / f
           printf "%.2f", r }')
+        slower=$([ ${#floor_runs[@]} -gt 0 ] && slower_share "$unit" "$dir/$i" "${floor_runs[@]}")
         runs=$(cut -d' ' -f1 "$dir/$i" | awk '{printf "%s%.0f", (NR > 1 ? " " : ""), $1}')
-        row+=" $med (${rel}x${cpu:+, cpu $cpu}) [$runs] |"
+        row+=" $med (${rel}x${cpu:+, cpu $cpu}${slower:+, slower $slower}) [$runs] |"
       done
       echo "$row"
     done
