@@ -31,14 +31,17 @@
 # 35 minutes, estimated (one round took 8 minutes under a load average of 8).
 # Usage: bench/vt_overhead.sh [rounds=7] [workload...]   (default: all four)
 #   JDKS="25 21" restricts the JDKs (feature numbers); CONFIGS="none floor
-#   jvmsight,pinning=off" picks configurations (names as in all_configs, or
+#   jvmsight,pinning=auto" picks configurations (names as in all_configs, or
 #   floor+<floor_agent.c options>, jvmsight,<agent options>; floor+again,
 #   or any word floor_agent.c does not know, is the floor once more: the
 #   A/A control, how far two identical configurations read apart in one
 #   run, which on skynet is as far as most differences one looks for);
 #   JVM_FLAGS adds JVM options to every run (one carrier,
 #   -Djdk.virtualThreadScheduler.parallelism=1, takes the OS scheduler out
-#   of park's hand-offs: each is then a yield and a resume on one thread);
+#   of park's hand-offs: each is then a yield and a resume on one thread;
+#   on skynet it leaves a core to the JIT, the GC and the agents' threads,
+#   and the floor's runs then spread by 15% instead of 1.5-2x: the setting
+#   that tells a 5% cost apart on two cores);
 #   DECOMPOSE=1 adds the ones that take jvmsight's cost apart (floor+caps:
 #   the capabilities jvmsight asks for besides the virtual-thread one;
 #   jvmsight without contention events, deadlock check, GC notifications);
@@ -67,7 +70,7 @@ all_configs=(
   "floor+vt|-agentpath:{floor}=vt"
   "floor+vtevents|-agentpath:{floor}=vtevents"
   "jvmsight|$js"
-  "jvmsight,pinning=off|$js,pinning=off"
+  "jvmsight,pinning=auto|$js,pinning=auto"
   "jvmsight,virtual_thread_churn=off|$js,virtual_thread_churn=off"
   "floor+caps|-agentpath:{floor}=caps"
   "jvmsight,contention=off|$js,contention=off"
@@ -82,6 +85,9 @@ install_debs() {
   (cd "$DEBS" && apt-get download -o APT::Sandbox::User=root wrk libluajit2-5.1-2 tomcat10-common libtomcat10-java)
   for deb in "$DEBS"/*.deb; do dpkg -x "$deb" "$DEBS/root"; done
 }
+
+# floor+javapass defines jvmsight's lock-scan classes from the build.
+export FLOOR_CLASSES=$BUILD/collectors/lock_graph/lock-scan-classes
 
 build_floor_agent() {
   local inc

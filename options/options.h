@@ -68,9 +68,11 @@ struct Options {
   int lock_classes = 20;                // top K lock classes labelled in contention metrics
   int thread_pools = 50;                // pools labelled by CPU in the thread pool metrics; 0 = none
   bool contention = true;               // JVM TI monitor contention and wait events
-  // Breakpoints that count virtual-thread pinnings (21+); auto: unless
-  // another native agent (a debugger) may need them (agent/other_agents.h).
-  Tristate pinning = Tristate::auto_;
+  // Breakpoints that count virtual-thread pinnings (21+). Off by default:
+  // their capability alone costs virtual-thread workloads about 5%
+  // (BENCHMARKS.md). auto: unless another native agent (a debugger) may need
+  // them (agent/other_agents.h).
+  Tristate pinning = Tristate::off;
   // jvmsight_virtual_threads_started_total (21+), from the JVM's thread ids
   // at no cost per thread (VirtualThreadStarts).
   bool virtual_thread_starts = true;

@@ -120,12 +120,12 @@ class VirtualChurnCycle : public ::testing::TestWithParam<Jdk> {};
 JVMSIGHT_JDKS(VirtualChurnCycle, all_jdks().from(21));
 
 TEST_P(VirtualChurnCycle, PinningsEstimatedWhileVirtualThreadsStartFast) {
-  expect_pinnings_estimated_under_churn(GetParam(), "");
+  expect_pinnings_estimated_under_churn(GetParam(), ",pinning=auto");
 }
 
 // contention=off leaves the breakpoints as the only such event: they cycle alone.
 TEST_P(VirtualChurnCycle, PinningProbesCycleAloneWithContentionOff) {
-  expect_pinnings_estimated_under_churn(GetParam(), ",contention=off");
+  expect_pinnings_estimated_under_churn(GetParam(), ",pinning=auto,contention=off");
 }
 
 }  // namespace

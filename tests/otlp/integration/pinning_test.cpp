@@ -82,7 +82,8 @@ TEST_P(VirtualThreadPinning, CountsAndDurationsMatchJfr) {
   TempDir recording;
   const std::string jfr = recording.path("pins.jfr");
   PushingJvm jvm(jdk, "VirtualPinning", push_env(*receiver, "grpc"),
-                 {"-XX:StartFlightRecording=filename=" + jfr + ",jdk.VirtualThreadPinned#threshold=0ms"});
+                 {"-XX:StartFlightRecording=filename=" + jfr + ",jdk.VirtualThreadPinned#threshold=0ms"}, {},
+                 "pinning=auto");
   ASSERT_GT(jvm.port, 0);
   jvm.process->send("monitor 40 50");
   ASSERT_TRUE(jvm.process->wait_for_line("DONE", 60s));
@@ -112,6 +113,26 @@ TEST_P(VirtualThreadPinning, CountsAndDurationsMatchJfr) {
   EXPECT_NEAR(pushed.seconds, truth.seconds, 0.15 * truth.seconds + 0.05);
 }
 
+// Off by default (the breakpoint capability alone costs virtual-thread
+// workloads about 5%, BENCHMARKS.md): threads pin, JFR sees them, and the
+// family is absent; no breakpoints are asked for, so no line says why.
+TEST_P(VirtualThreadPinning, OffByDefault) {
+  const Jdk& jdk = GetParam();
+  if (jdk.feature < 21) GTEST_SKIP() << jdk.name << " has no virtual threads: no breakpoints are asked for";
+  TempDir recording;
+  const std::string jfr = recording.path("pins.jfr");
+  PushingJvm jvm(jdk, "VirtualPinning", {},
+                 {"-XX:StartFlightRecording=filename=" + jfr + ",jdk.VirtualThreadPinned#threshold=0ms"});
+  ASSERT_GT(jvm.port, 0);
+  jvm.process->send("native 8 50");
+  ASSERT_TRUE(jvm.process->wait_for_line("DONE", 60s));
+  EXPECT_EQ(PromScrape(http_get(jvm.port, "/metrics").body).type_of(family), "");
+  jvm.process->send("exit");
+  ASSERT_TRUE(jvm.process->wait(30s));
+  EXPECT_GE(jfr_parked_pins(jdk, jfr).count, 8);
+  EXPECT_EQ(jvm.process->err().find("pinning is not counted"), std::string::npos) << jvm.process->err();
+}
+
 // JVM TI gives breakpoints to one agent at a time, and JDWP stops the JVM
 // without them: with a debugger loaded after jvmsight, pinning=auto leaves
 // them to it, the JVM runs, and one info line says why the family is absent.
@@ -119,7 +140,7 @@ TEST_P(VirtualThreadPinning, ADebuggerLoadedAfterKeepsItsBreakpoints) {
   const Jdk& jdk = GetParam();
   if (jdk.feature < 21) GTEST_SKIP() << jdk.name << " has no virtual threads: no breakpoints are asked for";
   PushingJvm jvm(jdk, "VirtualPinning", {},
-                 {"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"});
+                 {"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"}, {}, "pinning=auto");
   ASSERT_GT(jvm.port, 0) << jvm.process->err();
   EXPECT_EQ(PromScrape(http_get(jvm.port, "/metrics").body).type_of(family), "");
   const std::string err = jvm.process->err();
@@ -135,8 +156,9 @@ TEST_P(VirtualThreadPinning, AttachedLaterSaysWhyItIsAbsent) {
   TempDir dir;
   Process p(java_command(jdk, {}, "VirtualPinning"), {{"JAVA_TOOL_OPTIONS", ""}});
   ASSERT_TRUE(p.wait_for_line("READY", 60s)) << p.err();
-  Completed attach = attach_agent(jdk, p.pid(), agent_path(), "port=0,host=127.0.0.1,portfile=" + dir.path("port"),
-                                  false, {{"JAVA_TOOL_OPTIONS", ""}});
+  Completed attach =
+      attach_agent(jdk, p.pid(), agent_path(), "pinning=auto,port=0,host=127.0.0.1,portfile=" + dir.path("port"), false,
+                   {{"JAVA_TOOL_OPTIONS", ""}});
   ASSERT_EQ(attach.exit_code, 0) << attach.out << attach.err;
   auto port = read_portfile(dir.path("port"), 30s);
   ASSERT_TRUE(port) << p.err();

@@ -187,7 +187,8 @@ TEST(LockOptions, ContentionSamplingIsARateOrOff) {
 }
 
 TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
-  EXPECT_EQ(parse_options("").options.pinning, Tristate::auto_);
+  EXPECT_EQ(parse_options("").options.pinning, Tristate::off);
+  EXPECT_EQ(parse_options("pinning=auto").options.pinning, Tristate::auto_);
   EXPECT_EQ(parse_options("pinning=off").options.pinning, Tristate::off);
   EXPECT_EQ(parse_options("pinning=on").options.pinning, Tristate::on);
   expect_error("pinning=maybe", "pinning");
