@@ -186,7 +186,7 @@ TEST(LockOptions, ContentionSamplingIsARateOrOff) {
   expect_error("contention_sampling=on", "bad contention_sampling 'on'");
 }
 
-TEST(ThreadOptions, PinningIsAutoUnlessSaid) {
+TEST(ThreadOptions, PinningIsOffUnlessSaid) {
   EXPECT_EQ(parse_options("").options.pinning, Tristate::off);
   EXPECT_EQ(parse_options("pinning=auto").options.pinning, Tristate::auto_);
   EXPECT_EQ(parse_options("pinning=off").options.pinning, Tristate::off);
