@@ -76,8 +76,8 @@ std::string mismatches(const std::map<std::string, ServedFamily>& served) {
   return diff;
 }
 
-// Catalogued families this JVM, with the default options (pinning asked
-// for: it is off by default) and no OTLP, may rightly leave out.
+// Catalogued families this JVM, with the default options plus
+// pinning=auto (pinning is off by default) and no OTLP, may rightly leave out.
 bool may_be_absent(const MetricDef& row, const Jdk& jdk) {
   if (row.collector == "otlp") return true;                             // OTLP is off
   if (row.name == "jvmsight_gc_concurrent_cycle_seconds") return true;  // ZGC and Shenandoah only (G1 here)
