@@ -14,17 +14,14 @@
  *   waitevent MonitorWait/Waited enabled, each with a callback that does
  *             nothing: what enabling an event HotSpot can filter per thread
  *             costs, with their capabilities
- *   javapass  an agent thread that runs jvmsight's block-profile pass over
- *             parked virtual threads (JvmsightParkedScan.parkedVirtual,
- *             1,024 at most, its classes defined from FLOOR_CLASSES, the
- *             build's lock-scan-classes) paced as the block profile paces
- *             it: again after max(10 ms, 200 times its CPU). Whether an
- *             agent thread running that Java costs the carriers.
+ *   thread    an agent thread (RunAgentThread, started at VMInit) that
+ *             sleeps for good: what any agent with a thread of its own
+ *             costs. On two carriers one thread more moves park from one
+ *             of its speeds to another (BENCHMARKS.md, "Layouts").
  * Built by the bench against a JDK 21+ jvmti.h.
  */
 #include <jvmti.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,61 +41,10 @@ static void JNICALL on_wait(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobjec
 
 static void JNICALL on_waited(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jboolean timed_out) {}
 
-static jclass define_boot_class(JNIEnv* jni, const char* dir, const char* name) {
-  static unsigned char bytes[1 << 20];  // the agent thread's alone
-  char path[4096];
-  snprintf(path, sizeof path, "%s/java/util/concurrent/locks/%s.class", dir, name);
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) {
-    fprintf(stderr, "floor_agent: cannot read %s\n", path);
-    return NULL;
-  }
-  size_t n = fread(bytes, 1, sizeof bytes, f);
-  fclose(f);
-  char binary[256];
-  snprintf(binary, sizeof binary, "java/util/concurrent/locks/%s", name);
-  jclass c = (*jni)->DefineClass(jni, binary, NULL, (const jbyte*)bytes, (jsize)n);
-  if ((*jni)->ExceptionCheck(jni)) {
-    (*jni)->ExceptionDescribe(jni);
-    return NULL;
-  }
-  return c;
-}
-
-static long long thread_cpu_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-// As jvmsight's JavaLockScan does: both warm-ups, then the virtual rounds.
-static void JNICALL java_pass(jvmtiEnv* jvmti, JNIEnv* jni, void* arg) {
-  const char* dir = getenv("FLOOR_CLASSES");
-  if (dir == NULL || define_boot_class(jni, dir, "JvmsightUnsafe") == NULL) {
-    fprintf(stderr, "floor_agent: javapass needs FLOOR_CLASSES\n");
-    return;
-  }
-  jclass scan = define_boot_class(jni, dir, "JvmsightLockScan");
-  jclass parked = scan ? define_boot_class(jni, dir, "JvmsightParkedScan") : NULL;
-  if (parked == NULL) return;
-  (*jni)->CallStaticIntMethod(jni, scan, (*jni)->GetStaticMethodID(jni, scan, "warmUp", "(I)I"), 6000);
-  (*jni)->CallStaticIntMethod(jni, parked, (*jni)->GetStaticMethodID(jni, parked, "warmUp", "(I)I"), 2000);
-  jmethodID round = (*jni)->GetStaticMethodID(jni, parked, "parkedVirtual", "([Ljava/lang/Thread;[J[I[I)I");
-  if ((*jni)->ExceptionCheck(jni) || round == NULL) {
-    (*jni)->ExceptionDescribe(jni);
-    return;
-  }
-  const jsize max = 1024;
-  jobjectArray threads = (*jni)->NewObjectArray(jni, max, (*jni)->FindClass(jni, "java/lang/Thread"), NULL);
-  jlongArray ids = (*jni)->NewLongArray(jni, max);
-  jintArray tokens = (*jni)->NewIntArray(jni, max), locks = (*jni)->NewIntArray(jni, max);
+// The thread option's agent thread: sleeps for good, never entering Java.
+static void JNICALL idle_thread(jvmtiEnv* jvmti, JNIEnv* jni, void* arg) {
   for (;;) {
-    long long cpu = thread_cpu_ns();
-    (*jni)->CallStaticIntMethod(jni, parked, round, threads, ids, tokens, locks);
-    (*jni)->ExceptionClear(jni);
-    cpu = thread_cpu_ns() - cpu;
-    long long wait = cpu * 200 > 10000000LL ? cpu * 200 : 10000000LL;
-    struct timespec ts = {wait / 1000000000LL, wait % 1000000000LL};
+    struct timespec ts = {3600, 0};
     nanosleep(&ts, NULL);
   }
 }
@@ -106,9 +52,10 @@ static void JNICALL java_pass(jvmtiEnv* jvmti, JNIEnv* jni, void* arg) {
 static void JNICALL on_vm_init(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   jclass c = (*jni)->FindClass(jni, "java/lang/Thread");
   jmethodID init = (*jni)->GetMethodID(jni, c, "<init>", "(Ljava/lang/String;)V");
-  jthread t = (*jni)->NewObject(jni, c, init, (*jni)->NewStringUTF(jni, "floor-javapass"));
-  if (t == NULL || (*jvmti)->RunAgentThread(jvmti, t, java_pass, NULL, JVMTI_THREAD_NORM_PRIORITY) != JVMTI_ERROR_NONE)
-    fprintf(stderr, "floor_agent: no javapass thread\n");
+  jthread t = (*jni)->NewObject(jni, c, init, (*jni)->NewStringUTF(jni, "floor-thread"));
+  if (t == NULL ||
+      (*jvmti)->RunAgentThread(jvmti, t, idle_thread, NULL, JVMTI_THREAD_NORM_PRIORITY) != JVMTI_ERROR_NONE)
+    fprintf(stderr, "floor_agent: no agent thread\n");
 }
 
 static int has(const char* options, const char* word) {
@@ -123,7 +70,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) return JNI_ERR;
   int events = has(options, "vtevents");
   int bpevent = has(options, "bpevent"), waitevent = has(options, "waitevent");
-  int javapass = has(options, "javapass");
+  int thread = has(options, "thread");
   jvmtiCapabilities caps;
   memset(&caps, 0, sizeof caps);
   caps.can_support_virtual_threads = events || has(options, "vt");
@@ -142,7 +89,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
     fprintf(stderr, "floor_agent: capabilities refused\n");
     return JNI_ERR;
   }
-  if (!events && !bpevent && !waitevent && !javapass) return JNI_OK;  // the floor itself: nothing enabled
+  if (!events && !bpevent && !waitevent && !thread) return JNI_OK;  // the floor itself: nothing enabled
   jvmtiEventCallbacks cb;
   memset(&cb, 0, sizeof cb);
   cb.VirtualThreadStart = on_start;
@@ -158,7 +105,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
     wanted[n++] = JVMTI_EVENT_VIRTUAL_THREAD_END;
   }
   if (bpevent) wanted[n++] = JVMTI_EVENT_BREAKPOINT;
-  if (javapass) wanted[n++] = JVMTI_EVENT_VM_INIT;
+  if (thread) wanted[n++] = JVMTI_EVENT_VM_INIT;
   if (waitevent) {
     wanted[n++] = JVMTI_EVENT_MONITOR_WAIT;
     wanted[n++] = JVMTI_EVENT_MONITOR_WAITED;

@@ -11,6 +11,14 @@
 #   tomcat  Debian's Tomcat 10.1 (useVirtualThreads="true") serving
 #           bench/java/tomcat/HandoffServlet (3 hand-offs to new virtual
 #           threads per request) under wrk -c64
+# Layouts: skynet and park start r % LAYOUTS (default 4) idle platform
+# threads first in round r, the same for every configuration of the round.
+# On two carriers these benches run at one of a few speeds up to 1.5x apart,
+# set at start-up by what else the JVM holds: one idle thread more or less,
+# in the application or in the agent, moves a configuration from one to
+# another (BENCHMARKS.md, "Layouts"). A real application has threads of its
+# own; varying their number samples those speeds instead of reading one.
+# The runs in brackets are in round order: the first with 0 idle threads.
 # Every JDK 21+ that bench_jdks finds (JDK 21 through the test harness's
 # chroot wrappers, bench/common.sh). Rounds interleave every
 # configuration (order rotated each round); per cell the median, the
@@ -45,6 +53,7 @@
 #   DECOMPOSE=1 adds the ones that take jvmsight's cost apart (floor+caps:
 #   the capabilities jvmsight asks for besides the virtual-thread one;
 #   jvmsight without contention events, deadlock check, GC notifications);
+#   LAYOUTS=1 runs skynet and park without idle threads;
 #   NO_WRITE=1 prints only.
 source "$(dirname "$0")/common.sh"
 rounds=${1:-7}
@@ -55,6 +64,7 @@ SCRAPE_S=${SCRAPE_S:-1}
 WARM_S=${WARM_S:-5}
 MEASURE_S=${MEASURE_S:-10}
 HEAP=(-Xms2g -Xmx2g)
+LAYOUTS=${LAYOUTS:-4}
 read -r -a JVM_FLAGS <<<"${JVM_FLAGS:-}"  # e.g. -Djdk.virtualThreadScheduler.parallelism=1
 DEBS=$BUILD/bench-debs
 WRK=$DEBS/root/usr/bin/wrk
@@ -86,8 +96,6 @@ install_debs() {
   for deb in "$DEBS"/*.deb; do dpkg -x "$deb" "$DEBS/root"; done
 }
 
-# floor+javapass defines jvmsight's lock-scan classes from the build.
-export FLOOR_CLASSES=$BUILD/collectors/lock_graph/lock-scan-classes
 
 build_floor_agent() {
   local inc
@@ -162,6 +170,7 @@ run() {
     skynet | park)
       # Timed after WARM_S of warm-up: the agents' own start-up (jvmsight's
       # is about 0.25 s of CPU, BENCHMARKS.md) is over by then.
+      args+=("-Dbench.idle_threads=$idle")
       local main=(Skynet 3 "$WARM_S")
       [ "$workload" = park ] && main=(VirtualParkBench 200 5000 "$WARM_S" 4)
       value=$("$home/bin/java" "${args[@]}" -cp "$CLASSES" "${main[@]}" 2>"$work/err" |
@@ -234,6 +243,7 @@ started=$(date -u +%FT%TZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # results/<workload>/<jdk>/<config index>: one line per run
 for ((r = 0; r < rounds; r++)); do
+  idle=$((r % LAYOUTS))
   for workload in "${workloads[@]}"; do
     for home in "${homes[@]}"; do
       f=$(feature_of "$home")
@@ -274,12 +284,13 @@ slower_share() {
 # throughput relative to the floor, and every run.
 md=$work/section.md
 {
-  echo "\`${JDKS:+JDKS=\"$JDKS\" }${CONFIGS:+CONFIGS=\"$CONFIGS\" }${DECOMPOSE:+DECOMPOSE=$DECOMPOSE }$([ "$WARM_S/$MEASURE_S" = 5/10 ] || echo "WARM_S=$WARM_S MEASURE_S=$MEASURE_S ")bench/vt_overhead.sh $rounds ${workloads[*]}\` ($started, $(nproc) CPUs, load average before: $load_before,"
+  echo "\`${JDKS:+JDKS=\"$JDKS\" }${CONFIGS:+CONFIGS=\"$CONFIGS\" }${DECOMPOSE:+DECOMPOSE=$DECOMPOSE }$([ "$WARM_S/$MEASURE_S" = 5/10 ] || echo "WARM_S=$WARM_S MEASURE_S=$MEASURE_S ")$([ "$LAYOUTS" = 4 ] || echo "LAYOUTS=$LAYOUTS ")bench/vt_overhead.sh $rounds ${workloads[*]}\` ($started, $(nproc) CPUs, load average before: $load_before,"
   echo "after: $(cut -d' ' -f1-3 /proc/loadavg)). Medians of $rounds interleaved runs; \"x floor\" is throughput"
   echo "relative to the do-nothing agent (requests a second divided, or times inverted: below 1.00 is slower);"
   echo "in parentheses also the CPU the JVM used while measured (servers: share of all cores; skynet and park:"
   echo "seconds), medians, and how often a run was slower than a floor run (over all pairs of the two: 0.50"
   echo "is no difference; with floor+again in CONFIGS both count as the floor); every run in brackets."
+  [ "$LAYOUTS" = 1 ] || echo "skynet and park: run r (from 0) with r % $LAYOUTS idle platform threads started first."
   for workload in "${workloads[@]}"; do
     unit="ms"
     case $workload in http | tomcat) unit="req/s" ;; esac

@@ -8,8 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * joining its children. Warms up for WARMUP seconds (at least two runs),
  * then times ROUNDS runs; prints "RESULT ms=<total of the timed runs>
  * cpu_ms=<the process's CPU time meanwhile>".
- * Usage: [ROUNDS=3 [WARMUP=0]]. Compiled for release 8: virtual threads by
- * reflection.
+ * Usage: [ROUNDS=3 [WARMUP=0]]; -Dbench.idle_threads=N starts N idle
+ * platform threads first (IdleThreads.startForLayout). Compiled for release
+ * 8: virtual threads by reflection.
  */
 public class Skynet {
     static Method startVirtual;
@@ -50,6 +51,7 @@ public class Skynet {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         double warmup = args.length > 1 ? Double.parseDouble(args[1]) : 0;
+        IdleThreads.startForLayout();
         startVirtual = Thread.class.getMethod("startVirtualThread", Runnable.class);
         long warmStart = System.nanoTime();
         for (int i = 0; i < 2 || System.nanoTime() - warmStart < warmup * 1e9; i++) run();

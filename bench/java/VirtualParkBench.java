@@ -9,7 +9,8 @@ import java.util.concurrent.SynchronousQueue;
  * synchronized around the hand-off count. Warms up for WARMUP seconds (at
  * least two quarter-length runs), then times REPEAT runs; prints
  * "RESULT ms=<elapsed> cpu_ms=<the process's CPU time meanwhile>".
- * Usage: PAIRS ROUNDS [WARMUP=0 [REPEAT=1]].
+ * Usage: PAIRS ROUNDS [WARMUP=0 [REPEAT=1]]; -Dbench.idle_threads=N starts
+ * N idle platform threads first (IdleThreads.startForLayout).
  * Compiled for release 8: virtual threads by reflection.
  */
 public class VirtualParkBench {
@@ -18,6 +19,7 @@ public class VirtualParkBench {
         int rounds = Integer.parseInt(args[1]);
         double warmup = args.length > 2 ? Double.parseDouble(args[2]) : 0;
         int repeat = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        IdleThreads.startForLayout();
         Method startVirtual = Thread.class.getMethod("startVirtualThread", Runnable.class);
         long warmStart = System.nanoTime();
         for (int warm = 0; warm < 2 || System.nanoTime() - warmStart < warmup * 1e9; warm++) {
