@@ -96,7 +96,6 @@ install_debs() {
   for deb in "$DEBS"/*.deb; do dpkg -x "$deb" "$DEBS/root"; done
 }
 
-
 build_floor_agent() {
   local inc
   for inc in /usr/lib/jvm/*/include "$BUILD"/jdk-roots/*/usr/lib/jvm/*/include; do
